@@ -1,0 +1,44 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Marquee",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "marquee", targets: ["marquee"]),
+        .library(name: "MarqueeKit", targets: ["MarqueeKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // C libraries from Debian: libcmark-dev (Markdown) and libgumbo-dev (HTML5 parsing).
+        .systemLibrary(name: "CCmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
+        .systemLibrary(name: "CGumbo", pkgConfig: "gumbo", providers: [.apt(["libgumbo-dev"])]),
+
+        // Embeds the default theme (Templates/) into MarqueeKit at build time, so the
+        // `marquee` binary works from any folder without the repository beside it.
+        .executableTarget(name: "embed-theme", path: "Sources/EmbedTheme"),
+        .plugin(
+            name: "EmbedThemePlugin", capability: .buildTool(),
+            dependencies: ["embed-theme"], path: "Sources/EmbedThemePlugin"),
+
+        .target(
+            name: "MarqueeKit",
+            dependencies: [
+                "CCmark", "CGumbo",
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            plugins: ["EmbedThemePlugin"]),
+        .executableTarget(
+            name: "marquee",
+            dependencies: [
+                "MarqueeKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(name: "MarqueeKitTests", dependencies: ["MarqueeKit"]),
+    ]
+)

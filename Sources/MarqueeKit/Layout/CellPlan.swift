@@ -1,0 +1,43 @@
+/// The two cell templates: text only, or a thumbnail beside the text.
+public enum CellTemplate: String, Sendable, Equatable {
+    case basic, image
+}
+
+/// How the gallery shows one item: the layout engine's decision, written into the HTML.
+public struct CellPlan: Sendable, Equatable {
+    public var template: CellTemplate
+    /// One entry per theme breakpoint, in the theme's order.
+    public var breakpoints: [BreakpointPlan]
+
+    public init(template: CellTemplate, breakpoints: [BreakpointPlan]) {
+        self.template = template
+        self.breakpoints = breakpoints
+    }
+
+    /// True when the description is cut at any breakpoint (the toggle is needed somewhere).
+    public var isTruncatedAnywhere: Bool { breakpoints.contains { $0.isTruncated } }
+}
+
+/// The layout of a cell at one breakpoint.
+public struct BreakpointPlan: Sendable, Equatable {
+    public var breakpoint: String
+    public var titleLines: Int
+    /// Lines of the whole description.
+    public var descriptionLines: Int
+    /// Lines shown while collapsed.
+    public var collapsedLines: Int
+    /// The description has more lines than the collapsed cell shows.
+    public var isTruncated: Bool { descriptionLines > collapsedLines }
+    /// Estimated heights of the cell's border box, in CSS pixels.
+    public var collapsedHeight: Double
+    public var expandedHeight: Double
+
+    public init(breakpoint: String, titleLines: Int, descriptionLines: Int, collapsedLines: Int, collapsedHeight: Double, expandedHeight: Double) {
+        self.breakpoint = breakpoint
+        self.titleLines = titleLines
+        self.descriptionLines = descriptionLines
+        self.collapsedLines = collapsedLines
+        self.collapsedHeight = collapsedHeight
+        self.expandedHeight = expandedHeight
+    }
+}

@@ -1,0 +1,43 @@
+/// Measures text in the theme's font, regular or bold.
+public struct TextMeasurer: Sendable {
+    public let regular: FontMetrics
+    public let bold: FontMetrics
+
+    public init(regular: FontMetrics, bold: FontMetrics) {
+        self.regular = regular
+        self.bold = bold
+    }
+
+    /// The advance of one scalar in pixels. Scalars the font lacks are drawn by a fallback font
+    /// in the browser; they are estimated as 1em when wide (CJK, emoji) and 0.6em otherwise.
+    @inline(__always)
+    public func advance(of scalar: Unicode.Scalar, bold isBold: Bool, size: Double) -> Double {
+        if let advance = (isBold ? bold : regular).advance(of: scalar, size: size) { return advance }
+        if Self.isZeroWidth(scalar) { return 0 }
+        return Self.isWide(scalar) ? size : size * 0.6
+    }
+
+    /// The width of `text` on one line.
+    public func width(of text: String, bold isBold: Bool, size: Double) -> Double {
+        text.unicodeScalars.reduce(0) { $0 + advance(of: $1, bold: isBold, size: size) }
+    }
+
+    static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x200B...0x200F, 0xFE00...0xFE0F, 0x0300...0x036F, 0x2060...0x2064, 0xFEFF, 0xE0100...0xE01EF: return true
+        default: return false
+        }
+    }
+
+    /// East Asian wide and fullwidth characters, and emoji.
+    static func isWide(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+             0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x1FA70...0x1FAFF, 0x20000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
+}

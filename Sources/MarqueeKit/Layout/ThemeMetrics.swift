@@ -1,0 +1,81 @@
+import Foundation
+
+/// The theme's measurements, defined once: the layout engine predicts with them and the
+/// generated stylesheet (``ThemeStylesheet``) sets the same numbers in CSS.
+public struct ThemeMetrics: Sendable, Equatable {
+    /// The CSS family name the shipped font is registered under.
+    public var fontFamily = "Marquee Sans"
+    /// The regular and bold faces, copied into the site and measured by the layout engine.
+    public var regularFont = URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+    public var boldFont = URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+    /// The licence that must travel with the font.
+    public var fontLicense = URL(fileURLWithPath: "/usr/share/doc/fonts-dejavu-core/copyright")
+
+    public var titleFontSize = 17.0
+    public var titleLineHeight = 24.0
+    public var bodyFontSize = 15.0
+    public var bodyLineHeight = 22.0
+    /// Space between the title and the description.
+    public var titleGap = 4.0
+    /// Space around the gallery (the iOS margins).
+    public var pageMargin = 20.0
+    /// Space inside a cell, on every side.
+    public var cellPadding = 16.0
+    /// Space between cells.
+    public var cellGap = 20.0
+    /// The square image box of image cells.
+    public var imageBox = 100.0
+    /// Space between the image box and the text.
+    public var imageGap = 16.0
+    /// Indent of list items inside descriptions.
+    public var listIndent = 20.0
+    /// Space between paragraphs of an expanded description.
+    public var paragraphGap = 8.0
+    /// Height of the toggle row shown under an expanded description.
+    public var toggleRowHeight = 32.0
+    /// Lines shown by a collapsed basic cell.
+    public var basicCollapsedLines = 3
+
+    /// The container widths the layout engine predicts for, smallest first.
+    public var breakpoints: [Breakpoint] = [
+        Breakpoint(name: "phone", minViewportWidth: 0, referenceViewportWidth: 375, containerWidth: nil, columns: 1),
+        Breakpoint(name: "tablet", minViewportWidth: 700, referenceViewportWidth: 768, containerWidth: 660, columns: 1),
+        Breakpoint(name: "desktop", minViewportWidth: 1100, referenceViewportWidth: 1280, containerWidth: 1040, columns: 2),
+    ]
+
+    public init() {}
+
+    /// The width of one cell (its border box) at a breakpoint.
+    public func cellWidth(at breakpoint: Breakpoint) -> Double {
+        let container = breakpoint.containerWidth ?? (breakpoint.referenceViewportWidth - 2 * pageMargin)
+        let columns = Double(breakpoint.columns)
+        return (container - (columns - 1) * cellGap) / columns
+    }
+
+    /// The width available to the title and description of a cell.
+    public func textWidth(at breakpoint: Breakpoint, template: CellTemplate) -> Double {
+        let inner = cellWidth(at: breakpoint) - 2 * cellPadding
+        return template == .image ? inner - imageBox - imageGap : inner
+    }
+}
+
+/// A range of viewport widths with its own container width and number of columns.
+public struct Breakpoint: Sendable, Equatable {
+    /// Used in CSS names (`--lines-phone`) and reports.
+    public var name: String
+    /// The smallest viewport width this breakpoint applies to.
+    public var minViewportWidth: Double
+    /// The viewport width predictions are made for when the container is fluid.
+    public var referenceViewportWidth: Double
+    /// A fixed container width, or nil for one that fills the viewport less the page margins.
+    public var containerWidth: Double?
+    public var columns: Int
+
+    public init(name: String, minViewportWidth: Double, referenceViewportWidth: Double, containerWidth: Double?, columns: Int) {
+        self.name = name
+        self.minViewportWidth = minViewportWidth
+        self.referenceViewportWidth = referenceViewportWidth
+        self.containerWidth = containerWidth
+        self.columns = columns
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// Recovers HTML named entities (`&eacute;`, `&nbsp;`) in XML feeds, where they are undefined
+/// but common: each becomes a numeric reference before the XML parser sees it. An unknown name
+/// is kept as literal text (`&amp;name;`) rather than failing the whole feed. CDATA sections and
+/// comments are left alone.
+enum HTMLEntities {
+    static let xmlEntities: Set<String> = ["amp", "lt", "gt", "quot", "apos"]
+
+    /// The HTML 4 entity set: Latin-1 (U+00A0…U+00FF) in order, then the rest by name.
+    static let table: [String: UInt32] = {
+        let latin1 = """
+            nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 \
+            acute micro para middot cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde \
+            Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute \
+            Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig agrave aacute acirc atilde \
+            auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ograve oacute ocirc \
+            otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml
+            """.split(separator: " ")
+        var table: [String: UInt32] = [:]
+        for (offset, name) in latin1.enumerated() { table[String(name)] = 0xA0 + UInt32(offset) }
+        let greek = "Alpha Beta Gamma Delta Epsilon Zeta Eta Theta Iota Kappa Lambda Mu Nu Xi Omicron Pi Rho".split(separator: " ")
+        for (offset, name) in greek.enumerated() {
+            table[String(name)] = 0x391 + UInt32(offset)
+            table[String(name).lowercased()] = 0x3B1 + UInt32(offset)
+        }
+        let greekTail = "Sigma Tau Upsilon Phi Chi Psi Omega".split(separator: " ")
+        for (offset, name) in greekTail.enumerated() {
+            table[String(name)] = 0x3A3 + UInt32(offset)
+            table[String(name).lowercased()] = 0x3C3 + UInt32(offset)
+        }
+        let others: [String: UInt32] = [
+            "OElig": 338, "oelig": 339, "Scaron": 352, "scaron": 353, "Yuml": 376, "fnof": 402, "circ": 710,
+            "tilde": 732, "sigmaf": 962, "thetasym": 977, "upsih": 978, "piv": 982, "ensp": 8194, "emsp": 8195,
+            "thinsp": 8201, "zwnj": 8204, "zwj": 8205, "lrm": 8206, "rlm": 8207, "ndash": 8211, "mdash": 8212,
+            "lsquo": 8216, "rsquo": 8217, "sbquo": 8218, "ldquo": 8220, "rdquo": 8221, "bdquo": 8222,
+            "dagger": 8224, "Dagger": 8225, "bull": 8226, "hellip": 8230, "permil": 8240, "prime": 8242,
+            "Prime": 8243, "lsaquo": 8249, "rsaquo": 8250, "oline": 8254, "frasl": 8260, "euro": 8364,
+            "image": 8465, "weierp": 8472, "real": 8476, "trade": 8482, "alefsym": 8501, "larr": 8592,
+            "uarr": 8593, "rarr": 8594, "darr": 8595, "harr": 8596, "crarr": 8629, "lArr": 8656, "uArr": 8657,
+            "rArr": 8658, "dArr": 8659, "hArr": 8660, "forall": 8704, "part": 8706, "exist": 8707, "empty": 8709,
+            "nabla": 8711, "isin": 8712, "notin": 8713, "ni": 8715, "prod": 8719, "sum": 8721, "minus": 8722,
+            "lowast": 8727, "radic": 8730, "prop": 8733, "infin": 8734, "ang": 8736, "and": 8743, "or": 8744,
+            "cap": 8745, "cup": 8746, "int": 8747, "there4": 8756, "sim": 8764, "cong": 8773, "asymp": 8776,
+            "ne": 8800, "equiv": 8801, "le": 8804, "ge": 8805, "sub": 8834, "sup": 8835, "nsub": 8836,
+            "sube": 8838, "supe": 8839, "oplus": 8853, "otimes": 8855, "perp": 8869, "sdot": 8901, "lceil": 8968,
+            "rceil": 8969, "lfloor": 8970, "rfloor": 8971, "lang": 9001, "rang": 9002, "loz": 9674,
+            "spades": 9824, "clubs": 9827, "hearts": 9829, "diams": 9830,
+        ]
+        table.merge(others) { $1 }
+        return table
+    }()
+
+    static func replaceNamedEntities(in data: Data) -> Data {
+        let bytes = [UInt8](data)
+        guard bytes.contains(UInt8(ascii: "&")) else { return data }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + 64)
+        var index = 0
+        let cdataOpen = Array("<![CDATA[".utf8), cdataClose = Array("]]>".utf8)
+        let commentOpen = Array("<!--".utf8), commentClose = Array("-->".utf8)
+        func starts(_ marker: [UInt8], at position: Int) -> Bool {
+            position + marker.count <= bytes.count && bytes[position..<position + marker.count].elementsEqual(marker)
+        }
+        func copySection(until close: [UInt8]) {
+            while index < bytes.count, !starts(close, at: index) {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "<"), starts(cdataOpen, at: index) {
+                copySection(until: cdataClose)
+                continue
+            }
+            if byte == UInt8(ascii: "<"), starts(commentOpen, at: index) {
+                copySection(until: commentClose)
+                continue
+            }
+            guard byte == UInt8(ascii: "&") else {
+                output.append(byte)
+                index += 1
+                continue
+            }
+            // Read a name: letters and digits up to ';'.
+            var end = index + 1
+            while end < bytes.count, end - index <= 32, (bytes[end] >= 0x30 && bytes[end] <= 0x39) || (bytes[end] | 0x20 >= 0x61 && bytes[end] | 0x20 <= 0x7A) {
+                end += 1
+            }
+            let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
+            let terminated = end < bytes.count && bytes[end] == UInt8(ascii: ";")
+            if terminated, !name.isEmpty, !xmlEntities.contains(name), name.first?.isLetter == true {
+                if let code = table[name] {
+                    output.append(contentsOf: Array("&#\(code);".utf8))
+                } else {
+                    output.append(contentsOf: Array("&amp;\(name);".utf8))
+                }
+                index = end + 1
+                continue
+            }
+            if !terminated || name.isEmpty {
+                // A bare '&' (or '&#…'): keep numeric references, escape the rest.
+                if end < bytes.count, bytes[index + 1] == UInt8(ascii: "#") {
+                    output.append(byte)
+                } else if terminated == false, xmlEntities.contains(name) == false {
+                    output.append(contentsOf: Array("&amp;".utf8))
+                    index += 1
+                    continue
+                } else {
+                    output.append(byte)
+                }
+                index += 1
+                continue
+            }
+            output.append(byte)
+            index += 1
+        }
+        return Data(output)
+    }
+}

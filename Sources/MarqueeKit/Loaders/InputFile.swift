@@ -1,0 +1,28 @@
+import Foundation
+
+/// Reading local input files with the checks every loader needs.
+public enum InputFile {
+    /// Input files larger than this are refused (a feed or movie list is far smaller).
+    public static let maximumSize = 64 * 1024 * 1024
+
+    /// The file's bytes; a missing, unreadable, oversized or empty file is a ``BuildError``.
+    public static func read(_ file: URL, display: String) throws(BuildError) -> Data {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+        guard let attributes else {
+            throw BuildError(file: display, "the file does not exist; check the `path:` in Content/site.yml (paths are relative to Content/).")
+        }
+        if let size = attributes[.size] as? Int, size > maximumSize {
+            throw BuildError(file: display, "the file is \(size / 1_048_576) MiB, over the \(maximumSize / 1_048_576) MiB limit for inputs.")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw BuildError(file: display, "cannot read the file (\(error.localizedDescription)).")
+        }
+        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw BuildError(file: display, place: .lineColumn(line: 1, column: 1), "the file is empty.")
+        }
+        return data
+    }
+}

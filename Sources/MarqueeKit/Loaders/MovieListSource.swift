@@ -1,0 +1,90 @@
+import Foundation
+
+/// Reads a movie list: `{"movies": [{"Title", "Photo", "Intro", "Description"}]}`.
+///
+/// `Description` is Markdown. `Photo` may be a path relative to the JSON file (copied into the
+/// site), an absolute http(s) URL, empty, or missing.
+public struct MovieListSource: Plugin {
+    public let name: String
+    /// The JSON file.
+    public let file: URL
+    /// At most this many movies, in the file's order.
+    public let limit: Int?
+
+    public init(name: String, file: URL, limit: Int? = nil) {
+        self.name = name
+        self.file = file
+        self.limit = limit
+    }
+
+    public func loadItems(in context: BuildContext) async throws -> [Item] {
+        let display = context.displayPath(file)
+        let data = try InputFile.read(file, display: display)
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(data)
+        } catch {
+            throw BuildError(file: display, place: .lineColumn(line: error.line, column: error.column), error.message + ".")
+        }
+        guard case .object = document, let list = document["movies"] else {
+            let found: String
+            if case .object(let members) = document {
+                found = members.isEmpty ? "an empty object" : "an object with " + members.map { "\"\($0.key)\"" }.joined(separator: ", ")
+            } else {
+                found = document.kindName
+            }
+            throw BuildError(file: display, place: .path("$"), "expected an object with a \"movies\" array at the top, found \(found).")
+        }
+        guard case .array(let movies) = list else {
+            throw BuildError(file: display, place: .path("movies"), "expected an array of movies, found \(list.kindName).")
+        }
+        var items: [Item] = []
+        for (index, movie) in movies.prefix(limit ?? Int.max).enumerated() {
+            items.append(try item(from: movie, at: "movies[\(index)]", display: display, context: context))
+        }
+        return items
+    }
+
+    private func item(from movie: JSONValue, at path: String, display: String, context: BuildContext) throws(BuildError) -> Item {
+        guard case .object = movie else {
+            throw BuildError(file: display, place: .path(path), "expected a movie object with Title and Description, found \(movie.kindName).")
+        }
+        func string(_ key: String, required: Bool) throws(BuildError) -> String? {
+            guard let value = movie[key] else {
+                if required { throw BuildError(file: display, place: .path("\(path).\(key)"), "\"\(key)\" is missing; every movie needs a \(key) string.") }
+                return nil
+            }
+            if case .null = value, !required { return nil }
+            guard case .string(let text) = value else {
+                throw BuildError(file: display, place: .path("\(path).\(key)"), "expected a string, found \(value.kindName).")
+            }
+            return text
+        }
+        let title = try string("Title", required: true) ?? ""
+        let description = try string("Description", required: true) ?? ""
+        let intro = try string("Intro", required: false) ?? ""
+        var images: [ImageCandidate] = []
+        if let photo = try string("Photo", required: false)?.trimmingCharacters(in: .whitespaces), !photo.isEmpty {
+            images.append(try image(photo, at: "\(path).Photo", display: display, context: context))
+        }
+        return Item(
+            id: "movie-" + StableHash.hex(name, title),
+            source: name, title: title, intro: intro,
+            body: .markdown(description, base: file.deletingLastPathComponent()),
+            images: images)
+    }
+
+    private func image(_ photo: String, at path: String, display: String, context: BuildContext) throws(BuildError) -> ImageCandidate {
+        if let scheme = URLPolicy.scheme(of: photo) {
+            guard URLPolicy.imageSchemes.contains(scheme), URL(string: photo) != nil else {
+                throw BuildError(file: display, place: .path(path), "\"\(photo)\" is not an http(s) URL; give a path relative to this file or an http(s) URL.")
+            }
+            return ImageCandidate(url: photo)
+        }
+        do {
+            return ImageCandidate(url: try context.localAssets.register(photo, relativeTo: file.deletingLastPathComponent()))
+        } catch {
+            throw BuildError(file: display, place: .path(path), error.message + ".")
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// RSS 2.0 with the Media RSS, Dublin Core and content modules.
+enum RSSParser {
+    static func parse(_ root: XMLTreeElement, display: String, localImage: LocalImageResolver?) throws(BuildError) -> ParsedFeed {
+        guard let channel = root.child("channel", FeedNamespace.none) else {
+            throw BuildError(file: display, place: .lineColumn(line: root.line, column: 1), "this RSS document has no <channel>.")
+        }
+        let link = channel.child("link", FeedNamespace.none).flatMap { URL(string: $0.trimmedText) }
+        let title = FeedText.plainTitle(channel.child("title", FeedNamespace.none)?.text ?? "")
+        let items = channel.children("item", FeedNamespace.none).map { item(from: $0, feedTitle: title, base: link, localImage: localImage) }
+        return ParsedFeed(title: title, link: link, items: items)
+    }
+
+    static func item(from element: XMLTreeElement, feedTitle: String, base: URL?, localImage: LocalImageResolver?) -> Item {
+        let groups = element.mediaChildren("group")
+        func media(_ name: String) -> [XMLTreeElement] {
+            element.mediaChildren(name) + groups.flatMap { $0.mediaChildren(name) }
+        }
+        let plain = FeedNamespace.none
+        let link = FeedText.absoluteLink(element.child("link", plain)?.text, base: base)
+        let itemBase = link.flatMap(URL.init(string:)) ?? base
+
+        var title = FeedText.plainTitle(element.child("title", plain)?.text ?? "")
+        if title.isEmpty { title = FeedText.plainTitle(media("title").first?.text ?? "") }
+
+        // The body: the richest description the item has.
+        func markup(_ element: XMLTreeElement?, defaultHTML: Bool) -> Markup? {
+            guard let element, !element.trimmedText.isEmpty else { return nil }
+            let type = element.attributes["type"]?.lowercased()
+            let isHTML = type == "html" || (type == nil && defaultHTML)
+            return isHTML ? .html(element.text, base: itemBase) : .text(element.trimmedText)
+        }
+        let mediaText = markup(media("text").first, defaultHTML: false)
+        let mediaDescription = markup(media("description").first, defaultHTML: false)
+        let encoded = markup(element.child("encoded", FeedNamespace.content), defaultHTML: true)
+        let description = markup(element.child("description", plain), defaultHTML: true)
+        let body = encoded ?? mediaText ?? mediaDescription ?? description ?? .text("")
+        let introSource = mediaText ?? mediaDescription ?? description
+
+        var author = media("credit").first { ($0.attributes["role"] ?? "author") == "author" && URLPolicy.scheme(of: $0.trimmedText) == nil }?.trimmedText
+        if author?.isEmpty ?? true { author = element.child("creator", FeedNamespace.dublinCore)?.trimmedText }
+        if author?.isEmpty ?? true { author = element.child("author", plain)?.trimmedText }
+
+        let date = (element.child("pubDate", plain) ?? element.child("date", FeedNamespace.dublinCore)).flatMap { FeedDate.parse($0.text) }
+
+        var images: [ImageCandidate] = []
+        func addImage(_ url: String?, width: String?, height: String?, thumbnail: Bool) {
+            guard let url, let resolved = localImage?(url) ?? URLPolicy.resolveWeb(url, role: .image, base: itemBase),
+                  !images.contains(where: { $0.url == resolved })
+            else { return }
+            images.append(ImageCandidate(url: resolved, width: FeedText.int(width), height: FeedText.int(height), isThumbnail: thumbnail))
+        }
+        for thumbnail in media("thumbnail") {
+            addImage(thumbnail.attributes["url"], width: thumbnail.attributes["width"], height: thumbnail.attributes["height"], thumbnail: true)
+        }
+        for content in media("content") {
+            let medium = content.attributes["medium"]?.lowercased()
+            let type = content.attributes["type"]?.lowercased() ?? ""
+            let url = content.attributes["url"] ?? ""
+            guard medium == "image" || type.hasPrefix("image/") || (medium == nil && type.isEmpty && FeedText.isImageURL(url)) else { continue }
+            addImage(url, width: content.attributes["width"], height: content.attributes["height"], thumbnail: false)
+        }
+        for enclosure in element.children("enclosure", plain) {
+            let type = enclosure.attributes["type"]?.lowercased() ?? ""
+            let url = enclosure.attributes["url"] ?? ""
+            if type.hasPrefix("image/") || (type.isEmpty && FeedText.isImageURL(url)) {
+                addImage(url, width: nil, height: nil, thumbnail: false)
+            }
+        }
+
+        var tags = element.children("category", plain).map(\.trimmedText)
+        tags += media("category").map { $0.attributes["label"] ?? $0.trimmedText }
+        tags += media("keywords").flatMap { $0.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+
+        let guid = element.child("guid", plain)?.trimmedText
+        let id = [guid, link].compactMap { $0 }.first { !$0.isEmpty }
+            ?? "hash-" + StableHash.hex(feedTitle, title, element.child("description", plain)?.text ?? "")
+        var item = Item(
+            id: id, source: feedTitle, title: title, link: link, body: body, images: images,
+            author: author, date: date, tags: Array(Set(tags.filter { !$0.isEmpty })).sorted())
+        item.intro = introSource.map(FeedIntro.text(of:)) ?? ""
+        return item
+    }
+}
+
+/// Plain text of a description, for the intro.
+enum FeedIntro {
+    static func text(of markup: Markup) -> String {
+        switch markup {
+        case .text(let text): return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        case .html(let html, _): return TextBlocks.plainText(fromHTML: html)
+        case .markdown(let markdown, _): return TextBlocks.plainText(fromHTML: MarkdownRenderer.render(markdown) { _, _ in nil })
+        }
+    }
+}

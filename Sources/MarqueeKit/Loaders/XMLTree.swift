@@ -1,0 +1,179 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// An XML element with its namespace URI, attributes and content, built by ``XMLTree/parse(_:display:)``.
+public final class XMLTreeElement: @unchecked Sendable {
+    /// The local name (`thumbnail` for `media:thumbnail`).
+    public let name: String
+    /// The namespace URI the element's prefix is bound to ("" for none).
+    public let namespace: String
+    /// Attributes by qualified name as written (`url`, `xml:base`).
+    public let attributes: [String: String]
+    /// Child elements and text, in document order.
+    public fileprivate(set) var content: [XMLContent] = []
+    /// 1-based line of the start tag, for error messages.
+    public let line: Int
+
+    init(name: String, namespace: String, attributes: [String: String], line: Int) {
+        self.name = name
+        self.namespace = namespace
+        self.attributes = attributes
+        self.line = line
+    }
+
+    /// Child elements.
+    public var children: [XMLTreeElement] {
+        content.compactMap { if case .element(let element) = $0 { element } else { nil } }
+    }
+
+    /// The first child with this local name and namespace.
+    public func child(_ name: String, _ namespace: String) -> XMLTreeElement? {
+        for case .element(let element) in content where element.name == name && element.namespace == namespace { return element }
+        return nil
+    }
+
+    /// Every child with this local name and namespace.
+    public func children(_ name: String, _ namespace: String) -> [XMLTreeElement] {
+        children.filter { $0.name == name && $0.namespace == namespace }
+    }
+
+    /// All text inside the element, descendants included.
+    public var text: String {
+        var result = ""
+        for part in content {
+            switch part {
+            case .text(let text): result += text
+            case .element(let element): result += element.text
+            }
+        }
+        return result
+    }
+
+    /// The text, trimmed of surrounding whitespace.
+    public var trimmedText: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
+}
+
+public enum XMLContent: @unchecked Sendable {
+    case element(XMLTreeElement)
+    case text(String)
+}
+
+/// Parses XML safely with Foundation's `XMLParser` (libxml2): no DTD-declared entities at all
+/// (refused before parsing, which stops both entity-expansion bombs and external entities that
+/// would read local files), bounded nesting, and errors with line and column.
+public enum XMLTree {
+    /// Elements nested deeper than this are refused.
+    public static let maximumDepth = 128
+
+    /// Parses a whole document and returns its root element.
+    public static func parse(_ data: Data, display: String) throws(BuildError) -> XMLTreeElement {
+        try refuseEntityDeclarations(data, display: display)
+        let prepared = HTMLEntities.replaceNamedEntities(in: data)
+        let parser = XMLParser(data: prepared)
+        let collector = Collector()
+        parser.delegate = collector
+        parser.shouldProcessNamespaces = true
+        parser.shouldReportNamespacePrefixes = false
+        parser.shouldResolveExternalEntities = false
+        let finished = parser.parse()
+        if let abort = collector.abortReason {
+            throw BuildError(file: display, place: .lineColumn(line: collector.abortLine, column: 1), abort)
+        }
+        if !finished || parser.parserError != nil {
+            let code = (parser.parserError as NSError?)?.code ?? -1
+            throw BuildError(
+                file: display, place: .lineColumn(line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1)),
+                describe(code) + ".")
+        }
+        guard let root = collector.root else {
+            throw BuildError(file: display, place: .lineColumn(line: 1, column: 1), "the file holds no XML element; expected a feed.")
+        }
+        if !collector.stack.isEmpty {
+            // libxml2 on Linux reports success for some truncated documents: check the end ourselves.
+            throw BuildError(
+                file: display, place: .lineColumn(line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1)),
+                "the document ends before <\(collector.stack.last!.name)> (opened on line \(collector.stack.last!.line)) is closed; the file is truncated.")
+        }
+        return root
+    }
+
+    private static func refuseEntityDeclarations(_ data: Data, display: String) throws(BuildError) {
+        let marker = Array("<!ENTITY".utf8)
+        let bytes = [UInt8](data.prefix(1 << 20))
+        guard bytes.count >= marker.count else { return }
+        var line = 1
+        for index in 0...(bytes.count - marker.count) {
+            if bytes[index] == 0x0A { line += 1 }
+            if bytes[index] == 0x3C, bytes[index + 1] == 0x21, Array(bytes[index..<index + marker.count]) == marker {
+                throw BuildError(
+                    file: display, place: .lineColumn(line: line, column: 1),
+                    "the document declares entities (<!ENTITY …>), which feeds never need and which can expand without bound or read local files; it is refused.")
+            }
+        }
+    }
+
+    /// libxml2's error numbers (Foundation passes them through as the error code).
+    private static func describe(_ code: Int) -> String {
+        switch code {
+        case 3: return "no XML document starts here; expected a feed"
+        case 4: return "the file is empty; expected a feed"
+        case 5, 77: return "the document ends before its elements are closed; the file is truncated"
+        case 9: return "an invalid character for XML"
+        case 26, 27: return "an undeclared entity reference (&…;)"
+        case 31, 32: return "the declared encoding is not supported; save the feed as UTF-8"
+        case 38, 39, 40, 41, 42: return "a malformed attribute"
+        case 68, 73, 74: return "a tag is not closed properly"
+        case 76: return "a closing tag does not match the open element"
+        default: return "malformed XML (libxml2 error \(code))"
+        }
+    }
+
+    private final class Collector: NSObject, XMLParserDelegate {
+        var root: XMLTreeElement?
+        var stack: [XMLTreeElement] = []
+        var abortReason: String?
+        var abortLine = 1
+
+        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+            let element = XMLTreeElement(name: elementName, namespace: namespaceURI ?? "", attributes: attributes, line: parser.lineNumber)
+            if let parent = stack.last {
+                parent.content.append(.element(element))
+            } else if root == nil {
+                root = element
+            }
+            stack.append(element)
+            if stack.count > XMLTree.maximumDepth {
+                abortReason = "elements are nested more than \(XMLTree.maximumDepth) deep; the document is refused."
+                abortLine = parser.lineNumber
+                parser.abortParsing()
+            }
+        }
+
+        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+            _ = stack.popLast()
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            append(string)
+        }
+
+        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+            append(String(decoding: CDATABlock, as: UTF8.self))
+        }
+
+        func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
+            nil
+        }
+
+        private func append(_ text: String) {
+            guard let current = stack.last else { return }
+            if case .text(let previous)? = current.content.last {
+                current.content[current.content.count - 1] = .text(previous + text)
+            } else {
+                current.content.append(.text(text))
+            }
+        }
+    }
+}

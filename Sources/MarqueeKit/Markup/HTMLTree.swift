@@ -1,0 +1,101 @@
+import CGumbo
+
+/// A parsed HTML fragment, as the HTML5 parser (gumbo) built it. Comments are dropped.
+public indirect enum HTMLNode: Sendable, Equatable {
+    case element(name: String, attributes: [HTMLAttribute], children: [HTMLNode])
+    case text(String)
+}
+
+public struct HTMLAttribute: Sendable, Equatable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// Parses HTML with Debian's libgumbo, an HTML5-conformant parser: the tree is the one a browser
+/// would build, whatever the markup's mistakes.
+public enum HTMLParser {
+    /// Elements nested deeper than this are flattened (their text kept) to bound recursion.
+    public static let maximumDepth = 200
+
+    /// Parses `html` as the content of a `<body>` and returns its children.
+    public static func parseFragment(_ html: String) -> [HTMLNode] {
+        var html = html
+        return html.withUTF8 { buffer -> [HTMLNode] in
+            guard let base = buffer.baseAddress else { return [] }
+            var options = kGumboDefaultOptions
+            options.max_errors = 0
+            let output = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                gumbo_parse_with_options(&options, $0, buffer.count)
+            }
+            guard let output else { return [] }
+            defer { gumbo_destroy_output(&options, output) }
+            guard let body = findBody(output.pointee.root) else { return [] }
+            var nodes: [HTMLNode] = []
+            appendChildren(of: body, depth: 0, to: &nodes)
+            return nodes
+        }
+    }
+
+    private static func findBody(_ root: UnsafeMutablePointer<GumboNode>?) -> UnsafeMutablePointer<GumboNode>? {
+        guard let root, root.pointee.type == GUMBO_NODE_ELEMENT else { return nil }
+        let children = root.pointee.v.element.children
+        for index in 0..<Int(children.length) {
+            let child = children.data[index]!.assumingMemoryBound(to: GumboNode.self)
+            if child.pointee.type == GUMBO_NODE_ELEMENT, child.pointee.v.element.tag == GUMBO_TAG_BODY {
+                return child
+            }
+        }
+        return nil
+    }
+
+    private static func appendChildren(of node: UnsafeMutablePointer<GumboNode>, depth: Int, to nodes: inout [HTMLNode]) {
+        let children = node.pointee.v.element.children
+        for index in 0..<Int(children.length) {
+            let child = children.data[index]!.assumingMemoryBound(to: GumboNode.self)
+            switch child.pointee.type {
+            case GUMBO_NODE_TEXT, GUMBO_NODE_WHITESPACE, GUMBO_NODE_CDATA:
+                nodes.append(.text(String(cString: child.pointee.v.text.text)))
+            case GUMBO_NODE_ELEMENT, GUMBO_NODE_TEMPLATE:
+                if depth >= maximumDepth {
+                    appendChildren(of: child, depth: depth, to: &nodes)
+                    continue
+                }
+                var kids: [HTMLNode] = []
+                appendChildren(of: child, depth: depth + 1, to: &kids)
+                nodes.append(.element(name: tagName(child), attributes: attributes(child), children: kids))
+            default:
+                continue  // comments, documents
+            }
+        }
+    }
+
+    private static func tagName(_ node: UnsafeMutablePointer<GumboNode>) -> String {
+        let element = node.pointee.v.element
+        if element.tag != GUMBO_TAG_UNKNOWN, let name = gumbo_normalized_tagname(element.tag) {
+            return String(cString: name)
+        }
+        var piece = element.original_tag
+        gumbo_tag_from_original_text(&piece)
+        guard let data = piece.data, piece.length > 0 else { return "unknown" }
+        let bytes = UnsafeRawBufferPointer(start: data, count: piece.length)
+        return String(decoding: bytes, as: UTF8.self).lowercased()
+    }
+
+    private static func attributes(_ node: UnsafeMutablePointer<GumboNode>) -> [HTMLAttribute] {
+        let vector = node.pointee.v.element.attributes
+        var result: [HTMLAttribute] = []
+        result.reserveCapacity(Int(vector.length))
+        for index in 0..<Int(vector.length) {
+            let attribute = vector.data[index]!.assumingMemoryBound(to: GumboAttribute.self)
+            result.append(HTMLAttribute(
+                name: String(cString: attribute.pointee.name).lowercased(),
+                value: String(cString: attribute.pointee.value)))
+        }
+        return result
+    }
+}

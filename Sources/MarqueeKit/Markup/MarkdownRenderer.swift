@@ -1,0 +1,34 @@
+import CCmark
+import Foundation
+
+/// Renders CommonMark to HTML with libcmark in its safe mode: raw HTML is omitted and
+/// `javascript:`, `vbscript:`, `file:` and most `data:` URLs are emptied by cmark itself.
+public enum MarkdownRenderer {
+    /// Renders `markdown`; every link and image URL is passed through `resolve` first (return
+    /// nil to drop the URL, leaving the text).
+    public static func render(_ markdown: String, resolve: (String, URLRole) -> String?) -> String {
+        let options = CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_SMART
+        var markdown = markdown
+        let document: OpaquePointer? = markdown.withUTF8 { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { cmark_parse_document($0.baseAddress, $0.count, options) }
+        }
+        guard let document else { return "" }
+        defer { cmark_node_free(document) }
+        rewriteURLs(in: document, resolve: resolve)
+        guard let html = cmark_render_html(document, options) else { return "" }
+        defer { free(html) }
+        return String(cString: html)
+    }
+
+    private static func rewriteURLs(in document: OpaquePointer, resolve: (String, URLRole) -> String?) {
+        guard let iterator = cmark_iter_new(document) else { return }
+        defer { cmark_iter_free(iterator) }
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+            let type = cmark_node_get_type(node)
+            guard type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE, let raw = cmark_node_get_url(node) else { continue }
+            let resolved = resolve(String(cString: raw), type == CMARK_NODE_IMAGE ? .image : .link) ?? ""
+            cmark_node_set_url(node, resolved)
+        }
+    }
+}

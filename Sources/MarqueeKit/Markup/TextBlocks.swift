@@ -1,0 +1,142 @@
+/// A run of text in one style, as the layout engine measures it.
+public struct TextRun: Sendable, Equatable {
+    public var text: String
+    public var bold: Bool
+
+    public init(_ text: String, bold: Bool = false) {
+        self.text = text
+        self.bold = bold
+    }
+}
+
+/// One block of a description (a paragraph, a list item, preformatted text), with its runs.
+/// `"\n"` inside a run is a forced line break.
+public struct TextBlock: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case paragraph
+        /// A list item at a nesting level (1 for a top-level list).
+        case listItem(level: Int)
+        /// Preformatted text: spaces kept, lines broken only at `"\n"` and where they overflow.
+        case preformatted
+    }
+
+    public var kind: Kind
+    public var runs: [TextRun]
+
+    public init(kind: Kind, runs: [TextRun]) {
+        self.kind = kind
+        self.runs = runs
+    }
+
+    /// The block's text without styles.
+    public var plainText: String { runs.map(\.text).joined() }
+}
+
+/// Turns safe HTML into the blocks of text the browser would lay out, with whitespace collapsed
+/// as CSS `white-space: normal` does.
+public enum TextBlocks {
+    static let blockElements: Set<String> = [
+        "p", "div", "blockquote", "ul", "ol", "li", "dl", "dt", "dd", "pre", "table", "tr", "figure",
+        "figcaption", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "caption", "thead", "tbody", "tfoot",
+    ]
+
+    /// The blocks of `html`.
+    public static func blocks(fromHTML html: String) -> [TextBlock] {
+        var builder = Builder()
+        builder.walk(HTMLParser.parseFragment(html), bold: false, listLevel: 0, preformatted: false)
+        builder.finishBlock()
+        return builder.blocks
+    }
+
+    /// The plain text of `html`, blocks separated by a space, whitespace collapsed.
+    public static func plainText(fromHTML html: String) -> String {
+        blocks(fromHTML: html).map { $0.plainText.replacingOccurrences(of: "\n", with: " ") }
+            .filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    private struct Builder {
+        var blocks: [TextBlock] = []
+        var runs: [TextRun] = []
+        var kind: TextBlock.Kind = .paragraph
+        var lastWasSpace = true
+
+        mutating func walk(_ nodes: [HTMLNode], bold: Bool, listLevel: Int, preformatted: Bool) {
+            for node in nodes {
+                switch node {
+                case .text(let text):
+                    append(text, bold: bold, preformatted: preformatted)
+                case .element(let name, _, let children):
+                    switch name {
+                    case "br":
+                        appendRaw("\n", bold: bold)
+                        lastWasSpace = true
+                    case "img", "script", "style":
+                        continue
+                    case "li":
+                        finishBlock()
+                        kind = .listItem(level: max(1, listLevel))
+                        walk(children, bold: bold, listLevel: listLevel, preformatted: preformatted)
+                        finishBlock()
+                    case "ul", "ol":
+                        finishBlock()
+                        walk(children, bold: bold, listLevel: listLevel + 1, preformatted: preformatted)
+                        finishBlock()
+                    case "pre":
+                        finishBlock()
+                        kind = .preformatted
+                        walk(children, bold: bold, listLevel: listLevel, preformatted: true)
+                        finishBlock()
+                    default:
+                        let isBlock = blockElements.contains(name)
+                        if isBlock { finishBlock() }
+                        let isBold = bold || name == "strong" || name == "b" || name == "th" || name.first == "h" && name.count == 2
+                        walk(children, bold: isBold, listLevel: listLevel, preformatted: preformatted)
+                        if isBlock { finishBlock() }
+                    }
+                }
+            }
+        }
+
+        mutating func append(_ text: String, bold: Bool, preformatted: Bool) {
+            if preformatted {
+                appendRaw(text, bold: bold)
+                return
+            }
+            var collapsed = ""
+            for scalar in text.unicodeScalars {
+                if scalar == " " || scalar == "\n" || scalar == "\t" || scalar == "\r" || scalar == "\u{0C}" {
+                    if !lastWasSpace { collapsed.unicodeScalars.append(" ") }
+                    lastWasSpace = true
+                } else {
+                    collapsed.unicodeScalars.append(scalar)
+                    lastWasSpace = false
+                }
+            }
+            appendRaw(collapsed, bold: bold)
+        }
+
+        mutating func appendRaw(_ text: String, bold: Bool) {
+            guard !text.isEmpty else { return }
+            if let last = runs.last, last.bold == bold {
+                runs[runs.count - 1].text += text
+            } else {
+                runs.append(TextRun(text, bold: bold))
+            }
+        }
+
+        mutating func finishBlock() {
+            // Trim the trailing collapsible space, as the browser hangs it at the line end.
+            while let last = runs.last, kind != .preformatted, last.text.hasSuffix(" ") || last.text.hasSuffix("\n") {
+                runs[runs.count - 1].text.removeLast()
+                if runs[runs.count - 1].text.isEmpty { runs.removeLast() }
+            }
+            if kind == .preformatted, let last = runs.last, last.text.hasSuffix("\n") {
+                runs[runs.count - 1].text.removeLast()
+            }
+            if !runs.isEmpty { blocks.append(TextBlock(kind: kind, runs: runs)) }
+            runs = []
+            kind = .paragraph
+            lastWasSpace = true
+        }
+    }
+}

@@ -1,0 +1,18 @@
+/// Cutting plain text to a length for intros and meta descriptions.
+public enum TextTruncation {
+    /// `text` if it has at most `limit` characters; otherwise cut at the last word boundary
+    /// within the limit, followed by "…".
+    public static func truncate(_ text: String, to limit: Int) -> String {
+        guard text.count > limit else { return text }
+        let prefix = text.prefix(limit)
+        var cut = prefix.endIndex
+        if let space = prefix.lastIndex(where: { $0 == " " || $0 == "\n" }), prefix.distance(from: prefix.startIndex, to: space) > limit / 2 {
+            cut = space
+        }
+        var result = String(prefix[..<cut])
+        while let last = result.last, last == " " || last == "," || last == ";" || last == ":" || last == "-" {
+            result.removeLast()
+        }
+        return result + "…"
+    }
+}

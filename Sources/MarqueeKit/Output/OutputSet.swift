@@ -1,0 +1,86 @@
+import Foundation
+import Synchronization
+
+/// One file of the built site, before it reaches the disk.
+public struct OutputFile: Sendable {
+    /// Path inside the output folder, with `/` separators (`items/arrival/index.html`).
+    public var path: String
+    public var contents: Data
+
+    public init(path: String, contents: Data) {
+        self.path = path
+        self.contents = contents
+    }
+
+    /// True for HTML pages.
+    public var isPage: Bool { path.hasSuffix(".html") }
+
+    /// The contents as text (pages, stylesheets, scripts).
+    public var text: String {
+        get { String(decoding: contents, as: UTF8.self) }
+        set { contents = Data(newValue.utf8) }
+    }
+}
+
+/// The files a build produces. Writer plugins add to it; the builder then writes it out
+/// atomically. Safe to use from several threads.
+public final class OutputSet: Sendable {
+    private let storage = Mutex<[String: OutputFile]>([:])
+
+    public init() {}
+
+    /// Adds a file; a later file with the same path replaces an earlier one. Throws when the path
+    /// could leave the output folder.
+    public func add(_ path: String, _ contents: Data) throws(BuildError) {
+        guard Self.isSafe(path) else {
+            throw BuildError("refusing to write \"\(path)\": output paths must stay inside the output folder.")
+        }
+        storage.withLock { $0[path] = OutputFile(path: path, contents: contents) }
+    }
+
+    /// Adds a text file, UTF-8 encoded.
+    public func add(_ path: String, text: String) throws(BuildError) {
+        try add(path, Data(text.utf8))
+    }
+
+    /// Every file, sorted by path.
+    public var files: [OutputFile] {
+        storage.withLock { $0.values.sorted { $0.path < $1.path } }
+    }
+
+    /// The number of HTML pages.
+    public var pageCount: Int { storage.withLock { $0.keys.filter { $0.hasSuffix(".html") }.count } }
+
+    /// Replaces the stored files (used by post-processing).
+    func replace(with files: [OutputFile]) {
+        storage.withLock { storage in
+            storage.removeAll()
+            for file in files { storage[file.path] = file }
+        }
+    }
+
+    /// A relative path of plain segments: no empty, `.` or `..` segment, no backslash or NUL.
+    static func isSafe(_ path: String) -> Bool {
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\"), !path.contains("\u{0}") else { return false }
+        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+    }
+}
+
+/// Links between pages of the built site.
+public enum SiteURL {
+    /// Written in front of site-internal URLs inside shared HTML (descriptions); each page
+    /// replaces it with its own way back to the site root.
+    public static let rootMarker = "marquee-root:/"
+
+    /// The relative path from a page to the site root: `""` for `index.html`, `"../../"` for
+    /// `items/x/index.html`.
+    public static func relativeRoot(fromPage path: String) -> String {
+        String(repeating: "../", count: path.split(separator: "/").count - 1)
+    }
+
+    /// `url` as seen from a page whose root is `root`: site paths get the prefix, absolute URLs pass.
+    public static func resolve(_ url: String, root: String) -> String {
+        if url.hasPrefix(rootMarker) { return root + url.dropFirst(rootMarker.count) }
+        return URLPolicy.scheme(of: url) == nil && !url.hasPrefix("/") && !url.hasPrefix("#") ? root + url : url
+    }
+}

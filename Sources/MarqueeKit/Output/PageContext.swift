@@ -1,0 +1,92 @@
+import Foundation
+
+/// Builds the values templates see. Everything is plain data (strings, bools, arrays,
+/// dictionaries); Mustache escapes `{{name}}` and leaves `{{{name}}}` (safe HTML) as is.
+struct PageContext {
+    let context: BuildContext
+
+    var metrics: ThemeMetrics { context.theme.metrics }
+
+    func site(root: String) -> [String: Any] {
+        [
+            "title": context.config.title,
+            "description": context.config.description,
+            "language": context.config.language,
+            "root": root,
+            "home": root.isEmpty ? "./" : root,
+        ]
+    }
+
+    func cell(_ item: Item, root: String) -> [String: Any] {
+        let plan = item.cell ?? CellPlan(template: item.images.isEmpty ? .basic : .image, breakpoints: [])
+        var style: [String] = []
+        var classes = ["cell", "cell-\(plan.template.rawValue)"]
+        for breakpoint in plan.breakpoints {
+            style.append("--lines-\(breakpoint.breakpoint):\(breakpoint.collapsedLines)")
+            style.append("--h-\(breakpoint.breakpoint):\(Int(breakpoint.collapsedHeight.rounded()))px")
+            if breakpoint.isTruncated { classes.append("trunc-\(breakpoint.breakpoint)") }
+        }
+        var values = common(item, root: root)
+        values["isImage"] = plan.template == .image
+        values["classes"] = classes.joined(separator: " ")
+        values["style"] = style.joined(separator: ";")
+        values["url"] = root + "items/\(item.slug)/"
+        if let image = ImageChoice.bestFit(item.images, box: metrics.imageBox) {
+            var imageValues: [String: Any] = [
+                "src": SiteURL.resolve(image.url, root: root),
+                "size": Int(metrics.imageBox),
+                "sizes": "\(Int(metrics.imageBox))px",
+            ]
+            if let srcset = ImageChoice.srcset(item.images, root: root) { imageValues["srcset"] = srcset }
+            values["image"] = imageValues
+        }
+        return values
+    }
+
+    func detail(_ item: Item, root: String) -> [String: Any] {
+        var values = common(item, root: root)
+        if let image = ImageChoice.largest(item.images) {
+            var imageValues: [String: Any] = ["src": SiteURL.resolve(image.url, root: root)]
+            if let width = image.width, let height = image.height {
+                imageValues["width"] = width
+                imageValues["height"] = height
+            }
+            values["image"] = imageValues
+        }
+        return values
+    }
+
+    private func common(_ item: Item, root: String) -> [String: Any] {
+        var values: [String: Any] = [
+            "id": item.id,
+            "slug": item.slug,
+            "title": item.title,
+            "intro": item.intro,
+            "source": item.source,
+            "descriptionHTML": item.bodyHTML.replacingOccurrences(of: SiteURL.rootMarker, with: root),
+            "hasDescription": !item.bodyHTML.isEmpty,
+            "tags": item.tags,
+        ]
+        if let link = item.link { values["link"] = link }
+        if let author = item.author, !author.isEmpty { values["author"] = author }
+        if let date = item.date {
+            values["date"] = Self.displayDate.string(from: date)
+            values["dateISO"] = Self.isoDate.string(from: date)
+        }
+        return values
+    }
+
+    nonisolated(unsafe) static let displayDate: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.dateFormat = "d MMMM yyyy"
+        return formatter
+    }()
+
+    nonisolated(unsafe) static let isoDate: ISO8601DateFormatter = {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter
+    }()
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// URL-safe names for detail pages and copied files.
+public enum Slug {
+    /// A slug made from `title`: lowercase ASCII letters, digits and single hyphens, at most 60
+    /// characters. Empty when the title has nothing usable (emoji only, punctuation only).
+    public static func make(_ title: String) -> String {
+        let folded = title.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        var slug = ""
+        var pendingHyphen = false
+        for scalar in folded.unicodeScalars {
+            let isAlphanumeric = ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
+            if isAlphanumeric {
+                if pendingHyphen && !slug.isEmpty { slug += "-" }
+                slug.unicodeScalars.append(scalar)
+                pendingHyphen = false
+            } else if ("A"..."Z").contains(scalar) {
+                if pendingHyphen && !slug.isEmpty { slug += "-" }
+                slug.unicodeScalars.append(Unicode.Scalar(scalar.value + 32)!)
+                pendingHyphen = false
+            } else {
+                pendingHyphen = true
+            }
+            if slug.count >= 60 { break }
+        }
+        slug = String(slug.prefix(60))
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return slug
+    }
+
+    /// A slug for a file name, never empty.
+    public static func fileName(_ name: String) -> String {
+        let slug = make(name)
+        return slug.isEmpty ? "file-" + StableHash.hex(name).prefix(8) : slug
+    }
+
+    /// Gives every item a unique slug: from its title, or `item-<hash of id>` when the title has
+    /// none; a repeated slug gets `-2`, `-3`, … in item order.
+    public static func assign(to items: inout [Item]) {
+        var taken: Set<String> = []
+        for index in items.indices {
+            var base = make(items[index].title)
+            if base.isEmpty { base = "item-" + StableHash.hex(items[index].id).prefix(10) }
+            var slug = base
+            var counter = 2
+            while taken.contains(slug) {
+                slug = "\(base)-\(counter)"
+                counter += 1
+            }
+            taken.insert(slug)
+            items[index].slug = slug
+        }
+    }
+}

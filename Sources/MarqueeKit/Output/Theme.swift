@@ -1,0 +1,89 @@
+import Foundation
+import Mustache
+import Synchronization
+
+/// The look of a site: Mustache templates, static assets (CSS, JS) and the metrics the layout
+/// engine shares with the stylesheet.
+///
+/// The default theme is the repository's `Templates/` folder, embedded in the binary at build
+/// time. A site overrides any file by putting one with the same path in its own `Templates/`.
+public struct Theme: Sendable {
+    public let metrics: ThemeMetrics
+    public let templates: MustacheLibrary
+    /// Files under `Templates/assets/`, keyed by their path (`assets/marquee.js`).
+    public let assets: [String: Data]
+    public let measurer: TextMeasurer
+
+    /// The templates every theme must provide.
+    public static let requiredTemplates = ["layout", "gallery", "cell-basic", "cell-image", "item"]
+
+    /// Loads the default theme with the site's overrides from `siteRoot/Templates`.
+    public static func load(siteRoot: URL, metrics: ThemeMetrics = ThemeMetrics()) throws(BuildError) -> Theme {
+        var files = defaultFiles()
+        let overrides = siteRoot.appending(path: "Templates")
+        for (path, data) in readFolder(overrides) { files[path] = data }
+
+        var library = MustacheLibrary()
+        var assets: [String: Data] = [:]
+        for (path, data) in files {
+            if path.hasSuffix(".mustache"), !path.contains("/") {
+                let name = String(path.dropLast(".mustache".count))
+                do {
+                    library.register(try MustacheTemplate(string: String(decoding: data, as: UTF8.self)), named: name)
+                } catch let error as MustacheTemplate.ParserError {
+                    throw BuildError(
+                        file: "Templates/\(path)",
+                        place: .lineColumn(line: error.context.lineNumber, column: error.context.columnNumber),
+                        "cannot parse the template: \(error.error).")
+                } catch {
+                    throw BuildError(file: "Templates/\(path)", "cannot parse the template: \(error).")
+                }
+            } else if path.hasPrefix("assets/") {
+                assets[path] = data
+            }
+        }
+        for name in requiredTemplates where library.getTemplate(named: name) == nil {
+            throw BuildError(file: "Templates/\(name).mustache", "the theme has no `\(name)` template; restore it or remove the override folder.")
+        }
+        let measurer = TextMeasurer(
+            regular: try FontCache.shared.metrics(for: metrics.regularFont),
+            bold: try FontCache.shared.metrics(for: metrics.boldFont))
+        return Theme(metrics: metrics, templates: library, assets: assets, measurer: measurer)
+    }
+
+    /// The embedded default theme, path → contents.
+    static func defaultFiles() -> [String: Data] {
+        var files: [String: Data] = [:]
+        for (path, base64) in EmbeddedTheme.files {
+            files[path] = Data(base64Encoded: base64) ?? Data()
+        }
+        return files
+    }
+
+    private static func readFolder(_ folder: URL) -> [String: Data] {
+        var files: [String: Data] = [:]
+        let base = folder.standardizedFileURL.path
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return files }
+        for case let file as URL in walker {
+            guard (try? file.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true,
+                  let data = try? Data(contentsOf: file)
+            else { continue }
+            let relative = String(file.standardizedFileURL.path.dropFirst(base.count + 1))
+            if !relative.hasPrefix(".") { files[relative] = data }
+        }
+        return files
+    }
+}
+
+/// Font files are parsed once per process, however many builds run (the preview server rebuilds).
+final class FontCache: Sendable {
+    static let shared = FontCache()
+    private let cache = Mutex<[String: FontMetrics]>([:])
+
+    func metrics(for url: URL) throws(BuildError) -> FontMetrics {
+        if let known = cache.withLock({ $0[url.path] }) { return known }
+        let metrics = try FontMetrics(contentsOf: url)
+        cache.withLock { $0[url.path] = metrics }
+        return metrics
+    }
+}

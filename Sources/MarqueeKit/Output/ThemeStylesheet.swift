@@ -1,0 +1,48 @@
+/// The part of the stylesheet generated from ``ThemeMetrics``, so that CSS and the layout
+/// engine always agree: custom properties, the font faces and one media query per breakpoint.
+public enum ThemeStylesheet {
+    public static func css(for m: ThemeMetrics) -> String {
+        func px(_ value: Double) -> String {
+            value == value.rounded() ? "\(Int(value))px" : "\(value)px"
+        }
+        var css = """
+            /* Generated from the theme metrics; the layout engine predicts with the same numbers. */
+            @font-face { font-family: "\(m.fontFamily)"; src: url("fonts/marquee-sans.ttf") format("truetype"); font-weight: 400; font-style: normal; font-display: block; }
+            @font-face { font-family: "\(m.fontFamily)"; src: url("fonts/marquee-sans-bold.ttf") format("truetype"); font-weight: 700; font-style: normal; font-display: block; }
+            :root {
+              --font: "\(m.fontFamily)", sans-serif;
+              --title-size: \(px(m.titleFontSize)); --title-line: \(px(m.titleLineHeight));
+              --body-size: \(px(m.bodyFontSize)); --body-line: \(px(m.bodyLineHeight));
+              --title-gap: \(px(m.titleGap)); --page-margin: \(px(m.pageMargin));
+              --cell-padding: \(px(m.cellPadding)); --cell-gap: \(px(m.cellGap));
+              --image-box: \(px(m.imageBox)); --image-gap: \(px(m.imageGap));
+              --list-indent: \(px(m.listIndent)); --paragraph-gap: \(px(m.paragraphGap));
+              --toggle-row: \(px(m.toggleRowHeight));
+            }
+
+            """
+        for (index, breakpoint) in m.breakpoints.enumerated() {
+            let name = breakpoint.name
+            let container = breakpoint.containerWidth.map { "width: \(px($0)); margin-left: auto; margin-right: auto;" }
+                ?? "margin-left: var(--page-margin); margin-right: var(--page-margin);"
+            let rules = """
+                .gallery { \(container) grid-template-columns: repeat(\(breakpoint.columns), minmax(0, 1fr)); }
+                .cell { --lines: var(--lines-\(name), 3); contain-intrinsic-size: auto var(--h-\(name), 120px); }
+                .cell .toggle { display: none; }
+                .cell.trunc-\(name) .toggle { display: inline-block; }
+                """
+            if index == 0 {
+                css += rules + "\n"
+            } else {
+                css += "@media (min-width: \(px(breakpoint.minViewportWidth))) {\n" + rules + "\n}\n"
+            }
+        }
+        // The script's measurement wins over the prediction.
+        css += """
+            .cell[data-truncated="true"] .toggle, .cell.is-expanded .toggle { display: inline-block; }
+            .cell[data-truncated="false"]:not(.is-expanded) .toggle { display: none; }
+
+            """
+        return css
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Synchronization
+
+/// What every plugin can see and use during one build.
+public final class BuildContext: Sendable {
+    /// The site folder (holding `Content/`, optionally `Templates/`).
+    public let root: URL
+    /// Where the site's inputs live (`ROOT/Content`).
+    public let contentDirectory: URL
+    /// The parsed site configuration.
+    public let config: SiteConfig
+    /// Theme metrics and templates.
+    public let theme: Theme
+    /// Local files (posters, images) the built site must contain.
+    public let localAssets: LocalAssets
+
+    private let warningList = Mutex<[BuildWarning]>([])
+    private let progress: @Sendable (String) -> Void
+
+    public init(root: URL, config: SiteConfig, theme: Theme, progress: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.root = root
+        self.contentDirectory = root.appending(path: "Content")
+        self.config = config
+        self.theme = theme
+        self.localAssets = LocalAssets(contentDirectory: contentDirectory)
+        self.progress = progress
+    }
+
+    /// Records a problem that does not stop the build; it is printed and counted in the summary.
+    public func warn(_ warning: BuildWarning) {
+        warningList.withLock { $0.append(warning) }
+        progress(warning.description)
+    }
+
+    /// Reports progress on long work (printed by the CLI).
+    public func report(_ message: String) { progress(message) }
+
+    /// Every warning recorded so far.
+    public var warnings: [BuildWarning] { warningList.withLock { $0 } }
+
+    /// A path as the user would type it: relative to the site root when inside it.
+    public func displayPath(_ url: URL) -> String {
+        let path = url.standardizedFileURL.path
+        let base = root.standardizedFileURL.path
+        if path.hasPrefix(base + "/") { return String(path.dropFirst(base.count + 1)) }
+        return path
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// The one model that flows through the pipeline: a movie, a feed entry, or anything a source
+/// plugin produces.
+public struct Item: Sendable {
+    /// Stable across builds: a feed's guid or id, else its link, else a hash of its content.
+    public var id: String
+    /// The name of the source that produced the item (for example `movies` or a feed's title).
+    public var source: String
+    /// Plain text. Empty titles are replaced by the configured fallback (`[No Title]`).
+    public var title: String
+    /// The original page of the item, absolute when the source gave enough to make it so.
+    public var link: String?
+    /// A short plain-text summary, at most a couple of hundred characters.
+    public var intro: String
+    /// The description as the source gave it.
+    public var body: Markup
+    /// The description as safe HTML, filled in by the markup stage.
+    public var bodyHTML: String
+    /// Every image the source offers for the item, in the source's order.
+    public var images: [ImageCandidate]
+    public var author: String?
+    public var date: Date?
+    public var tags: [String]
+    /// The URL-safe, unique folder name of the item's detail page, filled in by normalization.
+    public var slug: String
+    /// How the gallery shows the item, filled in by the layout stage.
+    public var cell: CellPlan?
+    /// Typed values that plugins attach to an item.
+    public var metadata: ItemMetadata
+
+    public init(
+        id: String, source: String, title: String, link: String? = nil, intro: String = "",
+        body: Markup, images: [ImageCandidate] = [], author: String? = nil, date: Date? = nil,
+        tags: [String] = []
+    ) {
+        self.id = id
+        self.source = source
+        self.title = title
+        self.link = link
+        self.intro = intro
+        self.body = body
+        self.bodyHTML = ""
+        self.images = images
+        self.author = author
+        self.date = date
+        self.tags = tags
+        self.slug = ""
+        self.cell = nil
+        self.metadata = ItemMetadata()
+    }
+}
+
+/// A description in the form its source gave it.
+public enum Markup: Sendable, Equatable {
+    /// CommonMark, rendered by cmark in safe mode. Relative URLs resolve against `base`.
+    case markdown(String, base: URL?)
+    /// HTML from an untrusted source, sanitized against an allow-list. Relative URLs resolve against `base`.
+    case html(String, base: URL?)
+    /// Plain text, escaped.
+    case text(String)
+}
+
+/// One image offered for an item, with its pixel size when the source says it.
+public struct ImageCandidate: Sendable, Equatable {
+    /// An absolute http(s) URL, or a path inside the built site (such as `images/arrival.svg`).
+    public var url: String
+    public var width: Int?
+    public var height: Int?
+    /// True for thumbnails, false for full-size content.
+    public var isThumbnail: Bool
+
+    public init(url: String, width: Int? = nil, height: Int? = nil, isThumbnail: Bool = false) {
+        self.url = url
+        self.width = width
+        self.height = height
+        self.isThumbnail = isThumbnail
+    }
+}
+
+/// A key for a typed value that a plugin stores on an item.
+///
+/// ```swift
+/// enum ReadingMinutes: ItemMetadataKey { typealias Value = Int }
+/// item.metadata[ReadingMinutes.self] = 4
+/// ```
+public protocol ItemMetadataKey {
+    associatedtype Value: Sendable
+}
+
+/// Typed storage for plugin values on an item.
+public struct ItemMetadata: Sendable {
+    private var values: [ObjectIdentifier: any Sendable] = [:]
+
+    public init() {}
+
+    public subscript<Key: ItemMetadataKey>(key: Key.Type) -> Key.Value? {
+        get { values[ObjectIdentifier(key)] as? Key.Value }
+        set { values[ObjectIdentifier(key)] = newValue }
+    }
+}

@@ -1,0 +1,22 @@
+/// Makes items consistent whatever their source: drops repeated ids, fills in fallback titles
+/// and intros, and gives each item a unique slug.
+public struct NormalizePlugin: Plugin {
+    public let name = "normalize"
+
+    public init() {}
+
+    public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
+        var seen: Set<String> = []
+        items = items.filter { seen.insert($0.id).inserted }
+        let config = context.config
+        for index in items.indices {
+            let title = items[index].title.trimmingCharacters(in: .whitespacesAndNewlines)
+            items[index].title = title.isEmpty ? config.titleFallback : title
+            if items[index].intro.isEmpty {
+                items[index].intro = TextBlocks.plainText(fromHTML: items[index].bodyHTML)
+            }
+            items[index].intro = TextTruncation.truncate(items[index].intro, to: config.introLength)
+        }
+        Slug.assign(to: &items)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// A piece of the build. Every built-in feature — each source format, Markdown, sanitizing,
+/// layout, each writer — is a plugin, and a site's own plugins use the same protocol.
+///
+/// The builder runs the stages in this order, and within a stage the plugins in the order
+/// they were registered:
+///
+/// 1. ``loadItems(in:)`` — sources produce items (all sources run concurrently; their items are
+///    kept in registration order).
+/// 2. ``transformItems(_:in:)`` — normalize, render markup, enrich.
+/// 3. ``layOutItems(_:in:)`` — decide how each item is shown.
+/// 4. ``writeOutputs(for:into:in:)`` — add pages, assets and other files to the output.
+/// 5. ``postProcess(_:in:)`` — adjust each written file before it reaches the disk.
+///
+/// Every hook has a default that does nothing, so a plugin implements only what it needs.
+public protocol Plugin: Sendable {
+    /// A short name used in logs and error messages, such as `movies` or `reading-time`.
+    var name: String { get }
+
+    /// Stage 1: produce items. Called once per build.
+    func loadItems(in context: BuildContext) async throws -> [Item]
+
+    /// Stage 2: change, add or remove items.
+    func transformItems(_ items: inout [Item], in context: BuildContext) throws
+
+    /// Stage 3: set each item's ``Item/cell`` plan (or adjust one set by an earlier plugin).
+    func layOutItems(_ items: inout [Item], in context: BuildContext) throws
+
+    /// Stage 4: add files to the output.
+    func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws
+
+    /// Stage 5: adjust one output file before it is written.
+    func postProcess(_ file: inout OutputFile, in context: BuildContext) throws
+}
+
+extension Plugin {
+    public func loadItems(in context: BuildContext) async throws -> [Item] { [] }
+    public func transformItems(_ items: inout [Item], in context: BuildContext) throws {}
+    public func layOutItems(_ items: inout [Item], in context: BuildContext) throws {}
+    public func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {}
+    public func postProcess(_ file: inout OutputFile, in context: BuildContext) throws {}
+}

@@ -1,0 +1,208 @@
+import Foundation
+import Yams
+
+/// The site's configuration, read from `Content/site.yml`.
+///
+/// ```yaml
+/// title: "2016 Movies & Popular Art"
+/// expand: multiple          # or single (an accordion)
+/// sources:
+///   - type: movies
+///     path: movies.json
+///   - type: feed
+///     path: feeds/popular.xml
+/// ```
+public struct SiteConfig: Sendable {
+    /// How many cells may be expanded at once.
+    public enum ExpandMode: String, Sendable, CaseIterable {
+        case multiple, single
+    }
+
+    public var title: String
+    public var description: String
+    /// Language of the site's text, for `<html lang>`.
+    public var language: String
+    public var expand: ExpandMode
+    /// The title shown for items without one.
+    public var titleFallback: String
+    /// The longest intro, in characters, before it is cut with "…".
+    public var introLength: Int
+    public var sources: [SourceConfig]
+    /// The file the configuration was read from, for error messages.
+    public var file: String
+
+    public init(
+        title: String, description: String = "", language: String = "en", expand: ExpandMode = .multiple,
+        titleFallback: String = "[No Title]", introLength: Int = 200, sources: [SourceConfig] = [],
+        file: String = "Content/site.yml"
+    ) {
+        self.title = title
+        self.description = description
+        self.language = language
+        self.expand = expand
+        self.titleFallback = titleFallback
+        self.introLength = introLength
+        self.sources = sources
+        self.file = file
+    }
+}
+
+/// One entry of the config's `sources:` list.
+public struct SourceConfig: Sendable {
+    /// The source plugin that reads it: `movies` or `feed`.
+    public var type: String
+    /// A path relative to `Content/`.
+    public var path: String?
+    /// A name shown in the gallery; defaults to the file name.
+    public var name: String?
+    /// At most this many items, newest first.
+    public var limit: Int?
+    /// Where the entry is in the config file, for error messages.
+    public var place: InputPlace?
+
+    public init(type: String, path: String? = nil, name: String? = nil, limit: Int? = nil, place: InputPlace? = nil) {
+        self.type = type
+        self.path = path
+        self.name = name
+        self.limit = limit
+        self.place = place
+    }
+}
+
+extension SiteConfig {
+    static let allowedKeys = ["title", "description", "language", "expand", "title_fallback", "intro_length", "sources"]
+    static let allowedSourceKeys = ["type", "path", "name", "limit"]
+    /// The source types the built-in plugins read.
+    public static let sourceTypes = ["movies", "feed"]
+
+    /// Reads and checks a configuration file. Unknown keys, wrong types and unknown source
+    /// types are errors that name the place and list what is allowed.
+    public static func load(from file: URL, displayName: String) throws(BuildError) -> SiteConfig {
+        let text: String
+        do {
+            text = try String(contentsOf: file, encoding: .utf8)
+        } catch {
+            throw BuildError(file: displayName, "cannot read the site configuration (\(error.localizedDescription)). Run `marquee init` to create one, or pass --root with the folder that holds Content/site.yml.")
+        }
+        return try parse(text, file: displayName)
+    }
+
+    /// Parses configuration text; `file` names it in errors.
+    public static func parse(_ text: String, file: String) throws(BuildError) -> SiteConfig {
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                throw BuildError(file: file, "the configuration is empty; it needs at least `title:` and `sources:`.")
+            }
+            root = node
+        } catch let error as BuildError {
+            throw error
+        } catch let error as YamlError {
+            throw yamlError(error, file: file)
+        } catch {
+            throw BuildError(file: file, "cannot parse YAML: \(error)")
+        }
+        let reader = ConfigNode(node: root, path: "", file: file)
+        let top = try reader.mapping(allowed: allowedKeys)
+        var config = SiteConfig(title: try top["title"]?.string() ?? "", file: file)
+        guard !config.title.isEmpty else {
+            throw BuildError(file: file, place: .lineColumn(line: 1, column: 1), "`title:` is missing; give the site a title.")
+        }
+        config.description = try top["description"]?.string() ?? ""
+        config.language = try top["language"]?.string() ?? "en"
+        if let expand = top["expand"] {
+            let value = try expand.string()
+            guard let mode = ExpandMode(rawValue: value) else {
+                throw expand.error("`expand: \(value)` is not known; use one of: \(ExpandMode.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            config.expand = mode
+        }
+        config.titleFallback = try top["title_fallback"]?.string() ?? config.titleFallback
+        config.introLength = try top["intro_length"]?.int(in: 20...5000) ?? config.introLength
+        guard let sources = top["sources"] else {
+            throw BuildError(file: file, "`sources:` is missing; list at least one source (type: movies or feed, with a path).")
+        }
+        for entry in try sources.sequence() {
+            let fields = try entry.mapping(allowed: allowedSourceKeys)
+            guard let typeNode = fields["type"] else {
+                throw entry.error("this source has no `type:`; use one of: \(sourceTypes.joined(separator: ", ")).")
+            }
+            let type = try typeNode.string()
+            guard sourceTypes.contains(type) else {
+                throw typeNode.error("unknown source type \"\(type)\"; use one of: \(sourceTypes.joined(separator: ", ")).")
+            }
+            guard let path = try fields["path"]?.string(), !path.isEmpty else {
+                throw entry.error("this \(type) source has no `path:`; give the file's path relative to Content/.")
+            }
+            config.sources.append(SourceConfig(
+                type: type, path: path, name: try fields["name"]?.string(),
+                limit: try fields["limit"]?.int(in: 1...1_000_000), place: entry.place))
+        }
+        return config
+    }
+
+    private static func yamlError(_ error: YamlError, file: String) -> BuildError {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _):
+            return BuildError(file: file, place: .lineColumn(line: mark.line, column: mark.column), "invalid YAML: \(problem).")
+        case .composer(_, let problem, let mark, _):
+            return BuildError(file: file, place: .lineColumn(line: mark.line, column: mark.column), "invalid YAML: \(problem).")
+        default:
+            return BuildError(file: file, "invalid YAML: \(error)")
+        }
+    }
+}
+
+/// A YAML node with the path and file it came from, for precise errors.
+struct ConfigNode {
+    let node: Node
+    let path: String
+    let file: String
+
+    var place: InputPlace? {
+        node.mark.map { .lineColumn(line: $0.line, column: $0.column) }
+    }
+
+    func error(_ message: String) -> BuildError {
+        BuildError(file: file, place: place, (path.isEmpty ? "" : "\(path): ") + message)
+    }
+
+    func mapping(allowed: [String]) throws(BuildError) -> [String: ConfigNode] {
+        guard case .mapping(let mapping) = node else {
+            throw error("expected a mapping of `key: value` lines.")
+        }
+        var result: [String: ConfigNode] = [:]
+        for (keyNode, value) in mapping {
+            let key = keyNode.string ?? "\(keyNode)"
+            let child = ConfigNode(node: value, path: path.isEmpty ? key : "\(path).\(key)", file: file)
+            guard allowed.contains(key) else {
+                throw ConfigNode(node: keyNode, path: path, file: file)
+                    .error("unknown key \"\(key)\"; allowed here: \(allowed.joined(separator: ", ")).")
+            }
+            result[key] = child
+        }
+        return result
+    }
+
+    func sequence() throws(BuildError) -> [ConfigNode] {
+        guard case .sequence(let sequence) = node else {
+            throw error("expected a list (lines starting with `- `).")
+        }
+        return sequence.enumerated().map { ConfigNode(node: $1, path: "\(path)[\($0)]", file: file) }
+    }
+
+    func string() throws(BuildError) -> String {
+        guard case .scalar(let scalar) = node else { throw error("expected a single value.") }
+        return scalar.string
+    }
+
+    func int(in range: ClosedRange<Int>) throws(BuildError) -> Int {
+        guard case .scalar(let scalar) = node, let value = Int(scalar.string) else {
+            throw error("expected a whole number.")
+        }
+        guard range.contains(value) else {
+            throw error("\(value) is out of range; use a number from \(range.lowerBound) to \(range.upperBound).")
+        }
+        return value
+    }
+}

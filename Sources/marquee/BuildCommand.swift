@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import MarqueeKit
+
+struct Build: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Build the site into its output folder.",
+        discussion: """
+            Reads ROOT/Content/site.yml, loads every source, renders descriptions (Markdown with \
+            cmark, feed HTML through the sanitizer), lays out the cells and writes the pages. \
+            On an error nothing in the output folder changes.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("The site folder, holding Content/site.yml.", valueName: "dir"))
+    var root: String = "."
+
+    @Option(name: .long, help: ArgumentHelp("Where to write the site (default: ROOT/Site).", valueName: "dir"))
+    var output: String?
+
+    @Flag(name: .shortAndLong, help: "Print only errors and warnings.")
+    var quiet = false
+
+    func run() async throws {
+        let rootURL = URL(fileURLWithPath: root).standardizedFileURL
+        let outputURL = output.map { URL(fileURLWithPath: $0).standardizedFileURL }
+        do {
+            let site = try Site.fromConfig(root: rootURL, output: outputURL)
+            let report = try await SiteBuilder(site: site, progress: { printError($0) }).build()
+            if !quiet { print(report.summary(relativeTo: rootURL)) }
+        } catch {
+            printError(error.description)
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+import Foundation
+import MarqueeKit
+
+@main
+struct Marquee: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "marquee",
+        abstract: "Build fast, accessible galleries from movie lists and feeds.",
+        discussion: """
+            A site is a folder with Content/site.yml (the configuration), the inputs it names, and \
+            optionally Templates/ to override the default theme. `marquee build` writes the site \
+            into Site/, replacing the previous build only when the new one is complete.
+            """,
+        version: "0.1.0",
+        subcommands: [Build.self],
+        defaultSubcommand: nil)
+}
+
+/// Writes one line to standard error.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+@testable import MarqueeKit
+
+@Suite("Building the fixture site end to end")
+struct SiteBuildTests {
+    @Test func galleryHasBothCellTemplatesAndLinksEveryDetailPage() async throws {
+        let root = try TestSupport.makeFixtureSite()
+        let report = try await TestSupport.build(root)
+        let gallery = try TestSupport.read(root, "index.html")
+
+        // 10 movies + 5 feed items.
+        #expect(report.items == 15)
+        #expect(report.pages == 16)
+        #expect(gallery.contains("class=\"cell cell-image"))
+        #expect(gallery.contains("class=\"cell cell-basic"))
+        #expect(gallery.occurrences(of: "<article class=\"cell ") == 15)
+
+        let links = gallery.matches(of: /href="items\/([a-z0-9-]+)\/"/).map { String($0.output.1) }
+        #expect(Set(links).count == 15)
+        for slug in Set(links) {
+            let page = try TestSupport.read(root, "items/\(slug)/index.html")
+            #expect(page.contains("class=\"detail-title\""))
+            #expect(page.contains("href=\"../../assets/marquee.css\""))
+        }
+    }
+
+    @Test func markdownIsRenderedByCmark() async throws {
+        let root = try TestSupport.makeFixtureSite()
+        _ = try await TestSupport.build(root)
+        let page = try TestSupport.read(root, "items/arrival/index.html")
+        #expect(page.contains("<strong>Louise Banks</strong>"))
+        #expect(page.contains("<em>Ian Donnelly</em>"))
+        let laLaLand = try TestSupport.read(root, "items/la-la-land/index.html")
+        #expect(laLaLand.contains("<ul>"))
+        #expect(laLaLand.occurrences(of: "<li>") == 3)
+        // The Markdown image beside the JSON is copied into the site and linked relatively.
+        let zootopia = try TestSupport.read(root, "items/zootopia/index.html")
+        #expect(zootopia.contains("src=\"../../media/zootopia.svg\""))
+        #expect(FileManager.default.fileExists(atPath: root.appending(path: "Site/media/zootopia.svg").path))
+    }
+
+    @Test func hostileMarkupIsInert() async throws {
+        let root = try TestSupport.makeFixtureSite()
+        _ = try await TestSupport.build(root)
+        let site = TestSupport.snapshot(root.appending(path: "Site"))
+        for (path, data) in site where path.hasSuffix(".html") {
+            let html = String(decoding: data, as: UTF8.self)
+            // The only script is the theme's own file.
+            #expect(html.occurrences(of: "<script") == 1, "\(path)")
+            #expect(html.contains("<script src=\"") , "\(path)")
+            #expect(!html.lowercased().contains("javascript:"), "\(path)")
+            #expect(!html.lowercased().contains("onerror="), "\(path)")
+            #expect(!html.lowercased().contains("onclick="), "\(path)")
+            #expect(!html.contains("evil.example"), "\(path)")
+        }
+    }
+
+    @Test func titlesAreTextNotMarkup() async throws {
+        let root = try TestSupport.makeFixtureSite()
+        _ = try await TestSupport.build(root)
+        let gallery = try TestSupport.read(root, "index.html")
+        #expect(gallery.contains("Sing Street &lt;em&gt;(not markup)&lt;/em&gt; &amp; friends"))
+        #expect(!gallery.contains("<em>(not markup)</em>"))
+        #expect(gallery.contains("<title>Fixture &lt;Gallery&gt; &amp; Co</title>"))
+    }
+
+    @Test func feedItemsUseMediumThumbnailFallbackTitleAndSanitizedHTML() async throws {
+        let root = try TestSupport.makeFixtureSite()
+        _ = try await TestSupport.build(root)
+        let gallery = try TestSupport.read(root, "index.html")
+        // The medium (300×450) of three thumbnails is the src; all sizes are offered in srcset.
+        #expect(gallery.contains("src=\"http://127.0.0.1:8765/th/300W/cheshire.jpg\""))
+        #expect(gallery.contains("http://127.0.0.1:8765/th/150/cheshire.jpg 100w"))
+        #expect(gallery.contains(">[No Title]</a>"))
+        // Relative links are made absolute and marked as user content.
+        #expect(gallery.contains("href=\"http://127.0.0.1:8765/prints/101\" rel=\"noopener nofollow ugc\""))
+        // The text-only journal item is a basic cell.
+        let journal = try #require(gallery.firstRange(of: "id=\"cell-why-i-switched-brushes-journal\""))
+        let articleStart = try #require(gallery[..<journal.lowerBound].range(of: "<article", options: .backwards))
+        #expect(gallery[articleStart.lowerBound..<journal.lowerBound].contains("cell-basic"))
+        // A plain-text media:description shows its angle brackets literally.
+        #expect(gallery.contains("&lt;b&gt;this is not bold&lt;/b&gt;"))
+        let cheshire = try TestSupport.read(root, "items/cheshire-grin/index.html")
+        #expect(cheshire.contains("By CheshireCatArt"))
+        #expect(cheshire.contains("datetime=\"2014-11-08T20:05:00Z\""))
+        #expect(cheshire.contains("src=\"http://127.0.0.1:8765/full/cheshire.jpg\""))
+    }
+
+    @Test func toggleIsAnAccessibleButtonOnlyWherePredictedTruncated() async throws {
+        let root = try TestSupport.makeFixtureSite()
+        _ = try await TestSupport.build(root)
+        let gallery = try TestSupport.read(root, "index.html")
+        #expect(gallery.contains("<button class=\"toggle\" type=\"button\" aria-expanded=\"false\" aria-controls=\"desc-arrival\">"))
+        #expect(gallery.contains("id=\"desc-arrival\""))
+        // "Short." fits in every breakpoint: no trunc- class; Arrival's long text is cut everywhere.
+        let hiddenFigures = try #require(gallery.firstMatch(of: /<article class="([^"]*)" id="cell-hidden-figures"/))
+        #expect(!hiddenFigures.output.1.contains("trunc-"))
+        let arrival = try #require(gallery.firstMatch(of: /<article class="([^"]*)" id="cell-arrival"/))
+        #expect(arrival.output.1.contains("trunc-phone trunc-tablet trunc-desktop"))
+        // The collapsed line counts and estimated heights are written for CSS.
+        #expect(gallery.contains("--lines-phone:"))
+        #expect(gallery.contains("--h-desktop:"))
+        // With JavaScript off, a noscript style un-clamps every description.
+        #expect(gallery.contains("<noscript><style>.cell-desc{display:block;-webkit-line-clamp:none"))
+    }
+
+    @Test func summaryLineCountsItemsAndPages() async throws {
+        let root = try TestSupport.makeFixtureSite()
+        let report = try await TestSupport.build(root)
+        let summary = report.summary(relativeTo: root)
+        #expect(summary.hasPrefix("Built 15 items into 16 pages ("))
+        #expect(summary.contains(" s → Site/"))
+    }
+
+    @Test func unchangedRebuildKeepsEveryFile() async throws {
+        let root = try TestSupport.makeFixtureSite()
+        _ = try await TestSupport.build(root)
+        let index = root.appending(path: "Site/index.html").path
+        let before = try FileManager.default.attributesOfItem(atPath: index)[.modificationDate] as? Date
+        let inode = try FileManager.default.attributesOfItem(atPath: index)[.systemFileNumber] as? Int
+        let report = try await TestSupport.build(root)
+        #expect(report.filesWritten == 0)
+        #expect(report.filesUnchanged == report.files)
+        let after = try FileManager.default.attributesOfItem(atPath: index)[.modificationDate] as? Date
+        #expect(before == after)
+        #expect(inode == (try FileManager.default.attributesOfItem(atPath: index)[.systemFileNumber] as? Int))
+    }
+
+    @Test func sampleSiteInTheRepositoryBuilds() async throws {
+        let output = try TestSupport.temporaryFolder().appending(path: "Site")
+        let report = try await TestSupport.build(TestSupport.repository, output: output)
+        #expect(report.items >= 12)
+        #expect(report.warnings.isEmpty)
+        let gallery = try String(contentsOf: output.appending(path: "index.html"), encoding: .utf8)
+        #expect(gallery.contains("cell-image"))
+        #expect(gallery.contains("cell-basic"))
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+@testable import MarqueeKit
+
+/// Paths and helpers shared by the tests.
+enum TestSupport {
+    /// The repository root.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// `../shared/fixtures`, beside the repository.
+    static let fixtures = repository.deletingLastPathComponent().appending(path: "shared/fixtures")
+
+    /// A new empty folder under the system's temporary folder.
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "marquee-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// A site folder with `Content/site.yml` and the given files copied into `Content/`.
+    static func makeSite(config: String, files: [String: URL] = [:], texts: [String: String] = [:]) throws -> URL {
+        let root = try temporaryFolder()
+        let content = root.appending(path: "Content")
+        try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
+        try config.write(to: content.appending(path: "site.yml"), atomically: true, encoding: .utf8)
+        for (path, source) in files {
+            let target = content.appending(path: path)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: source, to: target)
+        }
+        for (path, text) in texts {
+            let target = content.appending(path: path)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: target, atomically: true, encoding: .utf8)
+        }
+        return root
+    }
+
+    /// The fixture site: the shared movie list (with its posters) and the DeviantArt feed.
+    static func makeFixtureSite() throws -> URL {
+        try makeSite(
+            config: """
+                title: "Fixture <Gallery> & Co"
+                sources:
+                  - type: movies
+                    path: movies.json
+                  - type: feed
+                    path: feeds/popular.xml
+                """,
+            files: [
+                "movies.json": fixtures.appending(path: "movies/movies-2016.json"),
+                "images": fixtures.appending(path: "images"),
+                "feeds/popular.xml": fixtures.appending(path: "feeds/deviantart-popular.xml"),
+            ])
+    }
+
+    /// Builds the site at `root` and returns the report.
+    static func build(_ root: URL, output: URL? = nil) async throws -> BuildReport {
+        let site = try Site.fromConfig(root: root, output: output)
+        return try await SiteBuilder(site: site).build()
+    }
+
+    static func read(_ root: URL, _ path: String) throws -> String {
+        try String(contentsOf: root.appending(path: "Site/\(path)"), encoding: .utf8)
+    }
+
+    /// Every file under a folder with its contents, for comparing whole trees.
+    static func snapshot(_ folder: URL) -> [String: Data] {
+        var result: [String: Data] = [:]
+        let base = folder.standardizedFileURL.path
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return result }
+        for case let file as URL in walker {
+            if let data = FileManager.default.contents(atPath: file.path), !file.hasDirectoryPath {
+                result[String(file.standardizedFileURL.path.dropFirst(base.count + 1))] = data
+            }
+        }
+        return result
+    }
+}
+
+extension String {
+    /// The number of non-overlapping occurrences of `needle`.
+    func occurrences(of needle: String) -> Int {
+        components(separatedBy: needle).count - 1
+    }
+}

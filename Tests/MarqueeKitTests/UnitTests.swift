@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+@testable import MarqueeKit
+
+@Suite("Slugs")
+struct SlugTests {
+    @Test func slugsAreURLSafeAndNeverEscape() {
+        #expect(Slug.make("La La Land") == "la-la-land")
+        #expect(Slug.make("Café crème — naïve") == "cafe-creme-naive")
+        #expect(Slug.make("../../etc/passwd") == "etc-passwd")
+        #expect(Slug.make("/") == "")
+        #expect(Slug.make("🎻🐒") == "")
+        #expect(Slug.make(String(repeating: "long ", count: 40)).count <= 60)
+    }
+
+    @Test func collisionsAndEmptyTitlesGetStableUniqueSlugs() {
+        var items = ["Arrival", "Arrival", "🎻", "/", "", "arrival"].enumerated().map {
+            Item(id: "id-\($0.offset)", source: "s", title: $0.element, body: .text(""))
+        }
+        Slug.assign(to: &items)
+        let slugs = items.map(\.slug)
+        #expect(slugs[0] == "arrival" && slugs[1] == "arrival-2" && slugs[5] == "arrival-3")
+        #expect(Set(slugs).count == slugs.count)
+        #expect(slugs[2].hasPrefix("item-") && slugs[3].hasPrefix("item-"))
+        for slug in slugs { #expect(OutputSet.isSafe("items/\(slug)/index.html")) }
+        var again = items
+        Slug.assign(to: &again)
+        #expect(again.map(\.slug) == slugs)
+    }
+
+    @Test func outputPathsMustStayInside() {
+        #expect(!OutputSet.isSafe("../x"))
+        #expect(!OutputSet.isSafe("/etc/x"))
+        #expect(!OutputSet.isSafe("a/../../x"))
+        #expect(!OutputSet.isSafe("a//b"))
+        #expect(OutputSet.isSafe("items/a/index.html"))
+    }
+}
+
+@Suite("Sanitizer")
+struct SanitizerTests {
+    let sanitizer = HTMLSanitizer(base: URL(string: "https://example.org/feed/"))
+
+    @Test func removesScriptsHandlersAndDangerousURLs() {
+        let html = sanitizer.sanitize(#"""
+            <p onclick="steal()">Hi<script>alert(1)</script><style>p{}</style></p>
+            <a href="javascript:alert(1)">x</a><a href=" JaVa&#x09;ScRiPt:alert(1)">y</a>
+            <img src=x onerror=alert(1)><img src="data:image/svg+xml,<svg onload=alert(1)>">
+            <iframe src="https://evil.example"></iframe><form action="/x"><input name=a>text</form>
+            <a href="vbscript:msgbox">v</a><svg><script>alert(1)</script></svg>
+            """#)
+        #expect(!html.contains("script"))
+        #expect(!html.contains("onclick"))
+        #expect(!html.contains("onerror"))
+        #expect(!html.lowercased().contains("javascript"))
+        #expect(!html.contains("data:"))
+        #expect(!html.contains("iframe"))
+        #expect(!html.contains("<form"))
+        #expect(!html.contains("vbscript"))
+        #expect(html.contains("<p>Hi</p>"))
+        #expect(html.contains("text"))
+        #expect(html.contains("<img src=\"https://example.org/feed/x\""))
+    }
+
+    @Test func resolvesRelativeURLsAndMarksLinks() {
+        let html = sanitizer.sanitize(#"<a href="../about">about</a> <img src="/a.png" width="10" height="x">"#)
+        #expect(html.contains(#"<a href="https://example.org/about" rel="noopener nofollow ugc">about</a>"#))
+        #expect(html.contains(#"src="https://example.org/a.png" width="10" alt="" loading="lazy""#))
+        #expect(!html.contains("height"))
+    }
+
+    @Test func headingsBecomeBoldParagraphsAndTextIsEscaped() {
+        #expect(sanitizer.sanitize("<h1>Big</h1>") == "<p><strong>Big</strong></p>")
+        #expect(sanitizer.sanitize("1 &lt; 2 &amp; 3") == "1 &lt; 2 &amp; 3")
+        #expect(sanitizer.sanitize("<font color=red>kept text</font>") == "kept text")
+    }
+}
+
+@Suite("Markdown and text")
+struct MarkupTests {
+    @Test func cmarkSafeModeOmitsRawHTMLAndUnsafeLinks() {
+        let html = MarkdownRenderer.render("Hi <script>alert(1)</script> [x](javascript:alert(1)) **b**") { url, role in
+            URLPolicy.resolveWeb(url, role: role, base: nil)
+        }
+        #expect(!html.contains("<script>"))
+        #expect(!html.contains("javascript"))
+        #expect(html.contains("<strong>b</strong>"))
+    }
+
+    @Test func introsAreCutOnAWordBoundary() {
+        let text = String(repeating: "word ", count: 60)
+        let cut = TextTruncation.truncate(text, to: 200)
+        #expect(cut.hasSuffix("word…"))
+        #expect(cut.count <= 201)
+        #expect(TextTruncation.truncate("short", to: 200) == "short")
+    }
+
+    @Test func textBlocksFollowTheHTMLStructure() {
+        let blocks = TextBlocks.blocks(fromHTML: "<p>One  <strong>two</strong>\n three</p><ul><li>a</li><li>b<br>c</li></ul>")
+        #expect(blocks.count == 3)
+        #expect(blocks[0].runs == [TextRun("One "), TextRun("two", bold: true), TextRun(" three")])
+        #expect(blocks[1].kind == .listItem(level: 1))
+        #expect(blocks[2].plainText == "b\nc")
+    }
+
+    @Test func strictJSONReportsLineAndColumn() throws {
+        #expect { try JSONParser.parse(Data("{\n  \"a\": [1, 2,]\n}".utf8)) } throws: { error in
+            let error = error as! JSONSyntaxError
+            return error.line == 2 && error.column == 14 && error.message.contains("trailing comma")
+        }
+        #expect(try JSONParser.parse(Data(#"{"a": "\u00e9\ud83c\udfbb", "b": [true, null, -1.5e2]}"#.utf8))["a"] == .string("é🎻"))
+        let deep = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Data(deep.utf8)) }
+    }
+
+    @Test func feedDatesWithZoneNames() {
+        let pst = FeedDate.parse("Sat, 08 Nov 2014 14:30:02 PST")
+        let utc = FeedDate.parse("2014-11-08T22:30:02Z")
+        #expect(pst != nil && pst == utc)
+        #expect(FeedDate.parse("Wed, 05 Nov 2014 08:00:00 +0000") == FeedDate.parse("2014-11-05T09:00:00+01:00"))
+        #expect(FeedDate.parse("not a date") == nil)
+    }
+}
+
+@Suite("Layout engine")
+struct LayoutEngineTests {
+    let engine: LayoutEngine
+
+    init() throws {
+        let metrics = ThemeMetrics()
+        let measurer = TextMeasurer(regular: try FontMetrics(contentsOf: metrics.regularFont), bold: try FontMetrics(contentsOf: metrics.boldFont))
+        engine = LayoutEngine(metrics: metrics, measurer: measurer)
+    }
+
+    @Test func fontAdvancesComeFromTheFontFile() throws {
+        let measurer = engine.lineBreaker.measurer
+        let m = measurer.width(of: "M", bold: false, size: 15)
+        let i = measurer.width(of: "i", bold: false, size: 15)
+        #expect(m > 2 * i)
+        #expect(measurer.width(of: "M", bold: true, size: 15) > m)
+        // DejaVu Sans: 'M' advances 1767 of 2048 units.
+        #expect(abs(m - 1767.0 / 2048.0 * 15) < 0.001)
+    }
+
+    @Test func basicCellsCollapseToThreeLines() {
+        let long = [TextBlock(kind: .paragraph, runs: [TextRun(String(repeating: "lorem ipsum dolor ", count: 40))])]
+        let plan = engine.plan(title: "A title", description: long, hasImage: false)
+        #expect(plan.template == .basic)
+        for breakpoint in plan.breakpoints {
+            #expect(breakpoint.collapsedLines == 3)
+            #expect(breakpoint.isTruncated)
+            #expect(breakpoint.expandedHeight > breakpoint.collapsedHeight)
+        }
+        // The phone is narrower than the tablet, so the same text needs more lines there.
+        #expect(plan.breakpoints[0].descriptionLines > plan.breakpoints[1].descriptionLines)
+    }
+
+    @Test func imageCellsFitTheirLinesBesideTheImageBox() {
+        let text = [TextBlock(kind: .paragraph, runs: [TextRun(String(repeating: "word ", count: 100))])]
+        let short = engine.plan(title: "Moana", description: text, hasImage: true)
+        let long = engine.plan(title: "Hunt for the Wilderpeople", description: text, hasImage: true)
+        #expect(short.template == .image)
+        // 100px box: one 24px title line + 4px gap leaves 72px = 3 lines of 22px; two title lines leave 2.
+        #expect(short.breakpoints[0].collapsedLines == 3)
+        #expect(long.breakpoints[0].titleLines == 2)
+        #expect(long.breakpoints[0].collapsedLines == 2)
+        #expect(short.breakpoints[0].collapsedHeight == 100 + 32)
+    }
+
+    @Test func shortTextIsNotTruncatedAndLongWordsWrapAnywhere() {
+        let short = engine.plan(title: "T", description: [TextBlock(kind: .paragraph, runs: [TextRun("Short.")])], hasImage: false)
+        #expect(short.breakpoints.allSatisfy { !$0.isTruncated && $0.descriptionLines == 1 })
+        let word = String(repeating: "x", count: 200)
+        let lines = engine.lineBreaker.lineCount([TextRun(word)], width: 300, size: 15)
+        let perLine = Int((300 / engine.lineBreaker.measurer.width(of: "x", bold: false, size: 15)).rounded(.down))
+        #expect(lines == (200 + perLine - 1) / perLine)
+    }
+
+    @Test func bestFitPicksTheMediumThumbnail() {
+        let candidates = [
+            ImageCandidate(url: "s", width: 100, height: 150, isThumbnail: true),
+            ImageCandidate(url: "m", width: 300, height: 450, isThumbnail: true),
+            ImageCandidate(url: "l", width: 600, height: 900, isThumbnail: true),
+            ImageCandidate(url: "full", width: 1200, height: 1800),
+        ]
+        #expect(ImageChoice.bestFit(candidates, box: 100)?.url == "m")
+        #expect(ImageChoice.largest(candidates)?.url == "full")
+    }
+}
