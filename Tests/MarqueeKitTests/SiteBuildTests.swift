@@ -46,9 +46,10 @@ struct SiteBuildTests {
         let site = TestSupport.snapshot(root.appending(path: "Site"))
         for (path, data) in site where path.hasSuffix(".html") {
             let html = String(decoding: data, as: UTF8.self)
-            // The only script is the theme's own file.
-            #expect(html.occurrences(of: "<script") == 1, "\(path)")
-            #expect(html.contains("<script src=\"") , "\(path)")
+            // The only scripts are the theme's: the one-line class switch and its own file.
+            #expect(html.occurrences(of: "<script") == 2, "\(path)")
+            #expect(html.contains("<script>document.documentElement.classList.add(\"js\")</script>"), "\(path)")
+            #expect(html.contains("<script src=\""), "\(path)")
             #expect(!html.lowercased().contains("javascript:"), "\(path)")
             #expect(!html.lowercased().contains("onerror="), "\(path)")
             #expect(!html.lowercased().contains("onclick="), "\(path)")
@@ -101,8 +102,8 @@ struct SiteBuildTests {
         // The collapsed line counts and estimated heights are written for CSS.
         #expect(gallery.contains("--lines-phone:"))
         #expect(gallery.contains("--h-desktop:"))
-        // With JavaScript off, a noscript style un-clamps every description.
-        #expect(gallery.contains("<noscript><style>.cell-desc{display:block;-webkit-line-clamp:none"))
+        // Cells clamp only once the page's script has marked the document (JavaScript off: full text).
+        #expect(gallery.contains("<script>document.documentElement.classList.add(\"js\")</script>"))
     }
 
     @Test func summaryLineCountsItemsAndPages() async throws {

@@ -20,16 +20,19 @@ struct PageContext {
     func cell(_ item: Item, root: String) -> [String: Any] {
         let plan = item.cell ?? CellPlan(template: item.images.isEmpty ? .basic : .image, breakpoints: [])
         var style: [String] = []
+        var planSummary: [String] = []
         var classes = ["cell", "cell-\(plan.template.rawValue)"]
         for breakpoint in plan.breakpoints {
             style.append("--lines-\(breakpoint.breakpoint):\(breakpoint.collapsedLines)")
             style.append("--h-\(breakpoint.breakpoint):\(Int(breakpoint.collapsedHeight.rounded()))px")
             if breakpoint.isTruncated { classes.append("trunc-\(breakpoint.breakpoint)") }
+            planSummary.append("\(breakpoint.breakpoint):\(breakpoint.collapsedLines)/\(breakpoint.descriptionLines)")
         }
         var values = common(item, root: root)
         values["isImage"] = plan.template == .image
         values["classes"] = classes.joined(separator: " ")
         values["style"] = style.joined(separator: ";")
+        values["plan"] = planSummary.joined(separator: " ")
         values["url"] = root + "items/\(item.slug)/"
         if let image = ImageChoice.bestFit(item.images, box: metrics.imageBox) {
             var imageValues: [String: Any] = [

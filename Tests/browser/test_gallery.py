@@ -1,0 +1,167 @@
+"""Browser tests: the built gallery in real Chromium (selenium + chromium-driver from Debian).
+
+Builds the sample site and the shared fixtures with the `marquee` binary, then checks at three
+viewport widths that the layout engine's predictions match what Chromium renders, and that cells
+expand and collapse by pointer and keyboard, several at once or as an accordion, and that every
+description is readable with JavaScript off.
+"""
+import time
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO.parent / "shared" / "fixtures"
+MARQUEE = REPO / ".build" / "debug" / "marquee"
+WIDTHS = {"phone": 375, "tablet": 768, "desktop": 1280}
+BODY_LINE = 22
+
+
+def build_site(root: Path, expand: str = "multiple") -> Path:
+    content = root / "Content"
+    (content / "feeds").mkdir(parents=True)
+    shutil.copy(FIXTURES / "movies" / "movies-2016.json", content / "movies.json")
+    shutil.copytree(FIXTURES / "images", content / "images")
+    shutil.copy(FIXTURES / "feeds" / "deviantart-popular.xml", content / "feeds" / "popular.xml")
+    (content / "site.yml").write_text(
+        f"title: Fixtures\nexpand: {expand}\nsources:\n"
+        "  - type: movies\n    path: movies.json\n  - type: feed\n    path: feeds/popular.xml\n")
+    subprocess.run([str(MARQUEE), "build", "--root", str(root), "--quiet"], check=True)
+    return root / "Site" / "index.html"
+
+
+@pytest.fixture(scope="session")
+def sites():
+    folder = Path(tempfile.mkdtemp(prefix="marquee-browser-"))
+    sample_out = folder / "sample"
+    subprocess.run([str(MARQUEE), "build", "--root", str(REPO), "--output", str(sample_out), "--quiet"], check=True)
+    yield {
+        "sample": sample_out / "index.html",
+        "fixtures": build_site(folder / "multi"),
+        "accordion": build_site(folder / "single", expand="single"),
+    }
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def make_driver(javascript: bool = True):
+    options = Options()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1"):
+        options.add_argument(flag)
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+@pytest.fixture(scope="session")
+def driver():
+    d = make_driver()
+    yield d
+    d.quit()
+
+
+def open_page(driver, page: Path, width: int, javascript: bool = True):
+    driver.set_window_size(width, 900)
+    driver.get(page.as_uri())
+    if javascript:
+        driver.execute_async_script("const done = arguments[0]; document.fonts.ready.then(() => setTimeout(done, 50));")
+    else:
+        time.sleep(1)  # the page's own scripts (and timers) are off
+
+
+MEASURE = """
+const out = [];
+for (const cell of document.querySelectorAll('.cell')) {
+  const desc = cell.querySelector('.cell-desc');
+  if (!desc) continue;
+  const toggle = cell.querySelector('.toggle');
+  const truncated = desc.scrollHeight > desc.clientHeight + 1;
+  const shown = getComputedStyle(toggle).display !== 'none';
+  const clampedLines = Math.round(desc.clientHeight / %d);
+  const saved = desc.getAttribute('style');
+  desc.style.display = 'block'; desc.style.webkitLineClamp = 'none'; desc.style.maxHeight = 'none';
+  const fullLines = Math.round(desc.getBoundingClientRect().height / %d);
+  if (saved === null) desc.removeAttribute('style'); else desc.setAttribute('style', saved);
+  out.push({id: cell.id, plan: cell.dataset.plan, truncated, shown, clampedLines, fullLines});
+}
+return out;
+""" % (BODY_LINE, BODY_LINE)
+
+
+@pytest.mark.parametrize("site", ["sample", "fixtures"])
+@pytest.mark.parametrize("breakpoint", list(WIDTHS))
+def test_toggle_iff_truncated_and_predicted_lines_match(driver, sites, site, breakpoint):
+    open_page(driver, sites[site], WIDTHS[breakpoint])
+    cells = driver.execute_script(MEASURE)
+    assert len(cells) >= 10
+    wrong_toggle = [c["id"] for c in cells if c["truncated"] != c["shown"]]
+    assert wrong_toggle == [], f"toggle shown where text is not cut (or the reverse): {wrong_toggle}"
+    wrong_lines = []
+    for c in cells:
+        plan = dict(part.split(":") for part in c["plan"].split())
+        collapsed, total = (int(n) for n in plan[breakpoint].split("/"))
+        predicted_truncated = total > collapsed
+        if c["fullLines"] != total or predicted_truncated != c["truncated"]:
+            wrong_lines.append((c["id"], f"predicted {total}, rendered {c['fullLines']}"))
+    accuracy = 1 - len(wrong_lines) / len(cells)
+    print(f"{site} {breakpoint}: {len(cells) - len(wrong_lines)}/{len(cells)} cells predicted exactly")
+    assert accuracy >= 0.9, wrong_lines
+
+
+def test_tap_expands_and_collapses_several_at_once(driver, sites):
+    open_page(driver, sites["fixtures"], WIDTHS["phone"])
+    arrival = driver.find_element(By.ID, "cell-arrival")
+    button = arrival.find_element(By.CSS_SELECTOR, ".toggle")
+    assert button.get_attribute("aria-expanded") == "false"
+    collapsed_height = arrival.rect["height"]
+    button.click()
+    assert "is-expanded" in arrival.get_attribute("class")
+    assert button.get_attribute("aria-expanded") == "true"
+    assert arrival.rect["height"] > collapsed_height
+    driver.find_element(By.CSS_SELECTOR, "#cell-la-la-land .cell-desc").click()
+    assert len(driver.find_elements(By.CSS_SELECTOR, ".cell.is-expanded")) == 2
+    button.click()
+    assert button.get_attribute("aria-expanded") == "false"
+    assert len(driver.find_elements(By.CSS_SELECTOR, ".cell.is-expanded")) == 1
+
+
+def test_accordion_mode_closes_the_previous_cell(driver, sites):
+    open_page(driver, sites["accordion"], WIDTHS["desktop"])
+    driver.find_element(By.CSS_SELECTOR, "#cell-arrival .toggle").click()
+    driver.find_element(By.CSS_SELECTOR, "#cell-la-la-land .toggle").click()
+    expanded = [e.get_attribute("id") for e in driver.find_elements(By.CSS_SELECTOR, ".cell.is-expanded")]
+    assert expanded == ["cell-la-la-land"]
+
+
+def test_keyboard_toggles_and_keeps_focus(driver, sites):
+    open_page(driver, sites["fixtures"], WIDTHS["tablet"])
+    button = driver.find_element(By.CSS_SELECTOR, "#cell-arrival .toggle")
+    driver.execute_script("arguments[0].focus()", button)
+    button.send_keys(Keys.ENTER)
+    assert button.get_attribute("aria-expanded") == "true"
+    assert driver.switch_to.active_element == button
+    button.send_keys(Keys.SPACE)
+    assert button.get_attribute("aria-expanded") == "false"
+
+
+def test_without_javascript_every_description_is_readable(sites):
+    d = make_driver(javascript=False)
+    try:
+        open_page(d, sites["fixtures"], WIDTHS["phone"], javascript=False)
+        assert d.execute_script("return document.querySelectorAll('.cell[data-truncated]').length") == 0
+        hidden = d.execute_script("""
+          return [...document.querySelectorAll('.cell-desc')]
+            .filter(d => d.scrollHeight > d.clientHeight + 1).map(d => d.id);""")
+        assert hidden == []
+        toggles = d.execute_script("return [...document.querySelectorAll('.toggle')].filter(t => getComputedStyle(t).display !== 'none').length")
+        assert toggles == 0
+    finally:
+        d.quit()
