@@ -39,17 +39,31 @@ public enum FeedParser {
         if looksLikeHTML(data) {
             throw BuildError(file: display, place: .lineColumn(line: 1, column: 1), "this is an HTML page, not a feed; check the feed's address.")
         }
+        if firstSignificantByte(data) == UInt8(ascii: "{") {
+            return try JSONFeedParser.parse(data, display: display, localImage: localImage)
+        }
         let root = try XMLTree.parse(data, display: display)
         switch (root.name, root.namespace) {
         case ("rss", FeedNamespace.none):
             return try RSSParser.parse(root, display: display, localImage: localImage)
+        case ("RDF", FeedNamespace.rdf):
+            return try RSSParser.parseRDF(root, display: display, localImage: localImage)
+        case ("feed", FeedNamespace.atom):
+            return try AtomParser.parse(root, display: display, localImage: localImage)
         case ("html", _), ("HTML", _):
             throw BuildError(file: display, place: .lineColumn(line: root.line, column: 1), "this is an HTML page, not a feed; check the feed's address.")
         default:
             throw BuildError(
                 file: display, place: .lineColumn(line: root.line, column: 1),
-                "the root element <\(root.name)> is not a feed format Marquee reads (RSS 2.0 <rss>).")
+                "the root element <\(root.name)> is not a feed format Marquee reads (RSS 2.0 <rss>, RSS 1.0 <rdf:RDF>, Atom <feed>, or JSON Feed).")
         }
+    }
+
+    /// The first byte that is not whitespace or a byte-order mark.
+    static func firstSignificantByte(_ data: Data) -> UInt8? {
+        var bytes = data.prefix(4096)[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        return bytes.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
     }
 
     /// True when the document starts like a web page (`<!DOCTYPE html`, `<html`).

@@ -1,7 +1,17 @@
 import Foundation
 
-/// RSS 2.0 with the Media RSS, Dublin Core and content modules.
+/// RSS 2.0 and RSS 1.0 (RDF) with the Media RSS, Dublin Core and content modules.
 enum RSSParser {
+    /// RSS 1.0: `<rdf:RDF>` whose items stand beside the channel, in the RSS 1.0 namespace.
+    static func parseRDF(_ root: XMLTreeElement, display: String, localImage: LocalImageResolver?) throws(BuildError) -> ParsedFeed {
+        let ns = FeedNamespace.rss1
+        let channel = root.child("channel", ns)
+        let link = channel?.child("link", ns).flatMap { URL(string: $0.trimmedText) }
+        let title = FeedText.plainTitle(channel?.child("title", ns)?.text ?? "")
+        let items = root.children("item", ns).map { item(from: $0, feedTitle: title, base: link, localImage: localImage, namespace: ns) }
+        return ParsedFeed(title: title, link: link, items: items)
+    }
+
     static func parse(_ root: XMLTreeElement, display: String, localImage: LocalImageResolver?) throws(BuildError) -> ParsedFeed {
         guard let channel = root.child("channel", FeedNamespace.none) else {
             throw BuildError(file: display, place: .lineColumn(line: root.line, column: 1), "this RSS document has no <channel>.")
@@ -12,12 +22,12 @@ enum RSSParser {
         return ParsedFeed(title: title, link: link, items: items)
     }
 
-    static func item(from element: XMLTreeElement, feedTitle: String, base: URL?, localImage: LocalImageResolver?) -> Item {
+    static func item(from element: XMLTreeElement, feedTitle: String, base: URL?, localImage: LocalImageResolver?, namespace: String = FeedNamespace.none) -> Item {
         let groups = element.mediaChildren("group")
         func media(_ name: String) -> [XMLTreeElement] {
             element.mediaChildren(name) + groups.flatMap { $0.mediaChildren(name) }
         }
-        let plain = FeedNamespace.none
+        let plain = namespace
         let link = FeedText.absoluteLink(element.child("link", plain)?.text, base: base)
         let itemBase = link.flatMap(URL.init(string:)) ?? base
 
@@ -73,7 +83,7 @@ enum RSSParser {
         tags += media("category").map { $0.attributes["label"] ?? $0.trimmedText }
         tags += media("keywords").flatMap { $0.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
 
-        let guid = element.child("guid", plain)?.trimmedText
+        let guid = element.child("guid", plain)?.trimmedText ?? element.attributes["rdf:about"] ?? element.attributes["about"]
         let id = [guid, link].compactMap { $0 }.first { !$0.isEmpty }
             ?? "hash-" + StableHash.hex(feedTitle, title, element.child("description", plain)?.text ?? "")
         var item = Item(
@@ -86,6 +96,8 @@ enum RSSParser {
 
 /// Plain text of a description, for the intro.
 enum FeedIntro {
+    static func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }
+
     static func text(of markup: Markup) -> String {
         switch markup {
         case .text(let text): return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")

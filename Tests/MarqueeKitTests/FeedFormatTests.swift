@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+@testable import MarqueeKit
+
+@Suite("Feed formats: detected from content, normalized to one Item shape")
+struct FeedFormatTests {
+    func parse(_ fixture: String) throws -> ParsedFeed {
+        try FeedParser.parse(Data(contentsOf: TestSupport.fixtures.appending(path: "feeds/\(fixture)")), display: fixture)
+    }
+
+    @Test func atomWithXMLBaseHTMLAndXHTML() throws {
+        let feed = try parse("atom-sample.xml")
+        #expect(feed.title == "Sketchbook (Atom sample)")
+        #expect(feed.items.count == 2)
+        let first = feed.items[0]
+        #expect(first.title == "Ink & wash, day one")
+        #expect(first.link == "http://127.0.0.1:8765/blog/posts/ink-and-wash-1")
+        #expect(first.id == "urn:uuid:1225c695-cfb8-4ebb-aaaa-80da344efa6a")
+        #expect(first.author == "Ada Sketcher")
+        #expect(first.intro == "A summary in plain text.")
+        #expect(first.date == FeedDate.parse("2016-12-12T08:00:00Z"))
+        #expect(first.images.first?.url == "http://127.0.0.1:8765/blog/img/day1-thumb.png")
+        guard case .html(let html, let base) = first.body else { Issue.record("content is not HTML"); return }
+        let safe = HTMLSanitizer(base: base).sanitize(html)
+        #expect(safe.contains("<strong>ink and wash</strong>"))
+        #expect(safe.contains("src=\"http://127.0.0.1:8765/blog/img/day1.png\""))
+        let second = feed.items[1]
+        guard case .html(let xhtml, _) = second.body else { Issue.record("xhtml content is not HTML"); return }
+        #expect(xhtml.contains("<em>emphasis</em>"))
+        #expect(second.link == "http://127.0.0.1:8765/blog/posts/entry-2")
+    }
+
+    @Test func jsonFeed() throws {
+        let feed = try parse("jsonfeed-sample.json")
+        #expect(feed.title == "Film Notes (JSON Feed sample)")
+        #expect(feed.items.count == 2)
+        #expect(feed.items[0].title == "On long takes")
+        #expect(feed.items[0].author == "R. Critic")
+        #expect(feed.items[0].tags == ["cinematography", "craft"])
+        #expect(feed.items[0].images.first?.url == "http://127.0.0.1:8765/notes/img/longtake.jpg")
+        #expect(feed.items[0].date == FeedDate.parse("2016-11-02T21:00:00Z"))
+        #expect(feed.items[1].body == .text("Plain text only.\nSecond line."))
+    }
+
+    @Test func rss1ItemsBesideTheChannel() throws {
+        let feed = try parse("rss1-rdf-sample.xml")
+        #expect(feed.title == "Old-school RSS 1.0 (RDF sample)")
+        #expect(feed.items.count == 1)
+        #expect(feed.items[0].title == "An RDF item")
+        #expect(feed.items[0].author == "Someone")
+        #expect(feed.items[0].link == "http://127.0.0.1:8765/rdf/1")
+        #expect(feed.items[0].date == FeedDate.parse("2016-10-01T12:00:00Z"))
+    }
+
+    @Test func namespacesMatchByURINotPrefix() throws {
+        let xml = """
+            <rss version="2.0" xmlns:m="http://search.yahoo.com/mrss/"><channel><title>T</title>
+            <item><title>A</title><guid>a</guid><m:thumbnail url="http://x.test/a.jpg" width="300" height="300"/>
+            <m:credit role="author">Someone</m:credit></item></channel></rss>
+            """
+        let feed = try FeedParser.parse(Data(xml.utf8), display: "t.xml")
+        #expect(feed.items[0].images.first?.url == "http://x.test/a.jpg")
+        #expect(feed.items[0].author == "Someone")
+    }
+
+    @Test func allFormatsBuildIntoOneGalleryWithoutDuplicates() async throws {
+        let feeds = TestSupport.fixtures.appending(path: "feeds")
+        let root = try TestSupport.makeSite(
+            config: """
+                title: All
+                sources:
+                  - type: feed
+                    path: a.xml
+                  - type: feed
+                    path: b.json
+                  - type: feed
+                    path: c.xml
+                  - type: feed
+                    path: d.xml
+                  - type: feed
+                    path: again.xml
+                    limit: 2
+                """,
+            files: ["a.xml": feeds.appending(path: "atom-sample.xml"), "b.json": feeds.appending(path: "jsonfeed-sample.json"),
+                    "c.xml": feeds.appending(path: "rss1-rdf-sample.xml"), "d.xml": feeds.appending(path: "deviantart-popular.xml"),
+                    "again.xml": feeds.appending(path: "deviantart-popular.xml")])
+        let report = try await TestSupport.build(root)
+        // 2 Atom + 2 JSON Feed + 1 RDF + 5 RSS; the repeated feed adds nothing.
+        #expect(report.items == 10)
+        let gallery = try TestSupport.read(root, "index.html")
+        #expect(gallery.contains("Ink &amp; wash, day one"))
+        #expect(gallery.contains("An RDF item"))
+        #expect(gallery.contains("On long takes"))
+    }
+}
