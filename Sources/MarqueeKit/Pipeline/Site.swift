@@ -24,7 +24,7 @@ public struct Site: Sendable {
     public static func fromConfig(root: URL, output: URL? = nil) throws(BuildError) -> Site {
         let root = root.standardizedFileURL
         let configFile = root.appending(path: "Content/site.yml")
-        let config = try SiteConfig.load(from: configFile, displayName: "Content/site.yml")
+        let config = try SiteConfig.load(from: configFile, displayName: configFile.path.hasPrefix(FileManager.default.currentDirectoryPath + "/Content/") ? "Content/site.yml" : configFile.path)
         let theme = try Theme.load(siteRoot: root)
         let content = root.appending(path: "Content")
         var plugins: [any Plugin] = []

@@ -82,7 +82,7 @@ extension SiteConfig {
         do {
             text = try String(contentsOf: file, encoding: .utf8)
         } catch {
-            throw BuildError(file: displayName, "cannot read the site configuration (\(error.localizedDescription)). Run `marquee init` to create one, or pass --root with the folder that holds Content/site.yml.")
+            throw BuildError(file: displayName, "cannot read the site configuration (\(error.localizedDescription)). Pass --root with the site folder (the one holding Content/site.yml), or create that file (see the README).")
         }
         return try parse(text, file: displayName)
     }
