@@ -17,6 +17,12 @@ struct Build: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Where to write the site (default: ROOT/Site).", valueName: "dir"))
     var output: String?
 
+    @Flag(help: "Use cached copies of remote feeds; make no network requests.")
+    var offline = false
+
+    @Option(help: ArgumentHelp("Seconds one remote feed may take.", valueName: "seconds"))
+    var feedTimeout: Int = 15
+
     @Flag(name: .shortAndLong, help: "Print only errors and warnings.")
     var quiet = false
 
@@ -24,7 +30,10 @@ struct Build: AsyncParsableCommand {
         let rootURL = URL(fileURLWithPath: root).standardizedFileURL
         let outputURL = output.map { URL(fileURLWithPath: $0).standardizedFileURL }
         do {
-            let site = try Site.fromConfig(root: rootURL, output: outputURL)
+            var fetchOptions = FeedFetcher.Options()
+            fetchOptions.offline = offline
+            fetchOptions.timeout = .seconds(max(1, feedTimeout))
+            let site = try Site.fromConfig(root: rootURL, output: outputURL, fetchOptions: fetchOptions)
             let report = try await SiteBuilder(site: site, progress: { printError($0) }).build()
             if !quiet { print(report.summary(relativeTo: rootURL)) }
         } catch {

@@ -52,6 +52,18 @@ struct FeedFormatTests {
         #expect(feed.items[0].date == FeedDate.parse("2016-10-01T12:00:00Z"))
     }
 
+    @Test func declaredEncodingsBOMAndInvalidUTF8() throws {
+        func feed(_ prolog: String, title: [UInt8]) throws -> String {
+            var bytes = Array(prolog.utf8) + Array("<rss version=\"2.0\"><channel><title>T</title><item><guid>a</guid><title>".utf8)
+            bytes += title + Array("</title></item></channel></rss>".utf8)
+            return try FeedParser.parse(Data(bytes), display: "t.xml").items[0].title
+        }
+        // "Café – ok" in windows-1252 (0xE9 é, 0x96 en dash).
+        #expect(try feed("<?xml version=\"1.0\" encoding=\"windows-1252\"?>", title: [0x43, 0x61, 0x66, 0xE9, 0x20, 0x96, 0x20, 0x6F, 0x6B]) == "Café – ok")
+        #expect(try feed("\u{FEFF}<?xml version=\"1.0\" encoding=\"utf-8\"?>", title: Array("Bom".utf8)) == "Bom")
+        #expect(try feed("<?xml version=\"1.0\"?>", title: [0x42, 0x61, 0x64, 0xFF, 0x21]) == "Bad\u{FFFD}!")
+    }
+
     @Test func namespacesMatchByURINotPrefix() throws {
         let xml = """
             <rss version="2.0" xmlns:m="http://search.yahoo.com/mrss/"><channel><title>T</title>

@@ -1,32 +1,95 @@
 import Foundation
 
-/// Reads a feed file. The format is detected from the content, not the file name.
+/// Where a feed comes from.
+public enum FeedLocation: Sendable {
+    /// A local file: a problem with it fails the build.
+    case file(URL)
+    /// An http(s) URL: a problem with it is a warning, and the last good copy is used.
+    case remote(URL)
+}
+
+/// Reads a feed from a file or over HTTP. The format is detected from the content.
 public struct FeedSource: Plugin {
-    public let name: String
-    public let file: URL
+    public let name = "feed"
+    public let location: FeedLocation
     /// The name shown for the feed's items; nil uses the feed's own title.
     public let displayName: String?
     public let limit: Int?
+    /// Fetches remote feeds; needed for `.remote` locations.
+    public let fetcher: FeedFetcher?
 
-    public init(file: URL, displayName: String? = nil, limit: Int? = nil) {
-        self.name = "feed"
-        self.file = file
+    public init(location: FeedLocation, displayName: String? = nil, limit: Int? = nil, fetcher: FeedFetcher? = nil) {
+        self.location = location
         self.displayName = displayName
         self.limit = limit
+        self.fetcher = fetcher
     }
 
     public func loadItems(in context: BuildContext) async throws -> [Item] {
-        let display = context.displayPath(file)
-        let data = try InputFile.read(file, display: display)
-        let folder = file.deletingLastPathComponent()
-        var feed = try FeedParser.parse(data, display: display) { reference in
-            // Relative image paths in a local feed name files beside it.
-            guard URLPolicy.scheme(of: reference) == nil, !reference.hasPrefix("/") else { return nil }
-            return try? context.localAssets.register(reference, relativeTo: folder)
+        let feed: ParsedFeed
+        let fallbackName: String
+        switch location {
+        case .file(let file):
+            let display = context.displayPath(file)
+            let data = try InputFile.read(file, display: display)
+            let folder = file.deletingLastPathComponent()
+            feed = try FeedParser.parse(data, display: display) { reference in
+                // Relative image paths in a local feed name files beside it.
+                guard URLPolicy.scheme(of: reference) == nil, !reference.hasPrefix("/") else { return nil }
+                return try? context.localAssets.register(reference, relativeTo: folder)
+            }
+            fallbackName = file.deletingPathExtension().lastPathComponent
+        case .remote(let url):
+            guard let remote = await loadRemote(url, context: context) else { return [] }
+            feed = remote
+            fallbackName = url.host ?? url.absoluteString
         }
-        let sourceName = displayName ?? (feed.title.isEmpty ? file.deletingPathExtension().lastPathComponent : feed.title)
-        for index in feed.items.indices { feed.items[index].source = sourceName }
-        return FeedParser.newestFirst(feed.items, limit: limit)
+        let sourceName = displayName ?? (feed.title.isEmpty ? fallbackName : feed.title)
+        var items = feed.items
+        for index in items.indices { items[index].source = sourceName }
+        return FeedParser.newestFirst(items, limit: limit)
+    }
+
+    /// Fetches and parses a remote feed; on any problem warns and falls back to the cached copy.
+    private func loadRemote(_ url: URL, context: BuildContext) async -> ParsedFeed? {
+        let display = url.absoluteString
+        guard let fetcher else {
+            context.warn(BuildWarning(file: display, "no fetcher is configured for remote feeds; the feed is skipped."))
+            return nil
+        }
+        let cached = fetcher.cache.load(url)
+        func fallback(_ reason: String) -> ParsedFeed? {
+            guard let cached else {
+                context.warn(BuildWarning(file: display, "\(reason); there is no cached copy, so the feed adds no items."))
+                return nil
+            }
+            let age = Int(Date().timeIntervalSince(cached.entry.fetched) / 3600)
+            context.warn(BuildWarning(file: display, "\(reason); using the last good copy (\(age) h old)."))
+            return try? FeedParser.parse(cached.body, display: display)
+        }
+        if fetcher.options.offline {
+            guard let cached else {
+                context.warn(BuildWarning(file: display, "offline and there is no cached copy; the feed adds no items."))
+                return nil
+            }
+            return try? FeedParser.parse(cached.body, display: display)
+        }
+        do {
+            switch try await fetcher.fetch(url) {
+            case .notModified(let body):
+                return try? FeedParser.parse(body, display: display)
+            case .fresh(let body, let etag, let lastModified):
+                do {
+                    let feed = try FeedParser.parse(body, display: display)
+                    fetcher.cache.store(url, body: body, etag: etag, lastModified: lastModified)
+                    return feed
+                } catch {
+                    return fallback("the feed could not be read (\(error.message))")
+                }
+            }
+        } catch {
+            return fallback("the feed could not be fetched: \(error.description)")
+        }
     }
 }
 

@@ -70,7 +70,7 @@ public enum XMLTree {
     /// Parses a whole document and returns its root element.
     public static func parse(_ data: Data, display: String) throws(BuildError) -> XMLTreeElement {
         try refuseEntityDeclarations(data, display: display)
-        let prepared = HTMLEntities.replaceNamedEntities(in: data)
+        let prepared = HTMLEntities.replaceNamedEntities(in: repairingUTF8(data))
         let parser = XMLParser(data: prepared)
         let collector = Collector()
         parser.delegate = collector
@@ -97,6 +97,19 @@ public enum XMLTree {
                 "the document ends before <\(collector.stack.last!.name)> (opened on line \(collector.stack.last!.line)) is closed; the file is truncated.")
         }
         return root
+    }
+
+    /// A document in UTF-8 (declared or by default) with invalid byte sequences gets U+FFFD in
+    /// their place, as browsers do, instead of failing; documents declaring another encoding
+    /// (ISO-8859-1, windows-1252) are left for libxml2 to convert.
+    static func repairingUTF8(_ data: Data) -> Data {
+        if String(validating: data, as: UTF8.self) != nil { return data }
+        let head = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
+        if let declaration = head.range(of: "encoding=") {
+            let value = head[declaration.upperBound...].dropFirst().prefix { $0 != "\"" && $0 != "'" }
+            if value != "utf-8" && value != "utf8" { return data }
+        }
+        return Data(String(decoding: data, as: UTF8.self).utf8)
     }
 
     private static func refuseEntityDeclarations(_ data: Data, display: String) throws(BuildError) {

@@ -21,21 +21,27 @@ public struct Site: Sendable {
 
     /// The site described by `ROOT/Content/site.yml`, with the built-in plugins assembled from it:
     /// one source per `sources:` entry, then markup, normalize, layout, pages and assets.
-    public static func fromConfig(root: URL, output: URL? = nil) throws(BuildError) -> Site {
+    ///
+    /// Remote feeds are fetched with `fetchOptions` and cached in `ROOT/.marquee-cache/feeds`.
+    public static func fromConfig(root: URL, output: URL? = nil, fetchOptions: FeedFetcher.Options = .init()) throws(BuildError) -> Site {
         let root = root.standardizedFileURL
         let configFile = root.appending(path: "Content/site.yml")
         let config = try SiteConfig.load(from: configFile, displayName: configFile.path.hasPrefix(FileManager.default.currentDirectoryPath + "/Content/") ? "Content/site.yml" : configFile.path)
         let theme = try Theme.load(siteRoot: root)
         let content = root.appending(path: "Content")
         var plugins: [any Plugin] = []
+        let needsFetcher = config.sources.contains { $0.url != nil }
+        let fetcher = needsFetcher ? FeedFetcher(cache: FeedCache(folder: root.appending(path: ".marquee-cache/feeds")), options: fetchOptions) : nil
         for source in config.sources {
-            guard let path = source.path else { continue }
-            let file = content.appending(path: path)
-            switch source.type {
-            case "movies":
-                plugins.append(MovieListSource(name: source.name ?? "Movies", file: file, limit: source.limit))
+            switch (source.type, source.path, source.url) {
+            case ("movies", let path?, _):
+                plugins.append(MovieListSource(name: source.name ?? "Movies", file: content.appending(path: path), limit: source.limit))
+            case (_, _, let url?):
+                plugins.append(FeedSource(location: .remote(url), displayName: source.name, limit: source.limit, fetcher: fetcher))
+            case (_, let path?, _):
+                plugins.append(FeedSource(location: .file(content.appending(path: path)), displayName: source.name, limit: source.limit))
             default:
-                plugins.append(FeedSource(file: file, displayName: source.name, limit: source.limit))
+                continue
             }
         }
         plugins += defaultPlugins

@@ -53,6 +53,8 @@ public struct SourceConfig: Sendable {
     public var type: String
     /// A path relative to `Content/`.
     public var path: String?
+    /// An http(s) URL (feeds only), instead of a path.
+    public var url: URL?
     /// A name shown in the gallery; defaults to the file name.
     public var name: String?
     /// At most this many items, newest first.
@@ -71,7 +73,7 @@ public struct SourceConfig: Sendable {
 
 extension SiteConfig {
     static let allowedKeys = ["title", "description", "language", "expand", "title_fallback", "intro_length", "sources"]
-    static let allowedSourceKeys = ["type", "path", "name", "limit"]
+    static let allowedSourceKeys = ["type", "path", "url", "name", "limit"]
     /// The source types the built-in plugins read.
     public static let sourceTypes = ["movies", "feed"]
 
@@ -131,12 +133,24 @@ extension SiteConfig {
             guard sourceTypes.contains(type) else {
                 throw typeNode.error("unknown source type \"\(type)\"; use one of: \(sourceTypes.joined(separator: ", ")).")
             }
-            guard let path = try fields["path"]?.string(), !path.isEmpty else {
-                throw entry.error("this \(type) source has no `path:`; give the file's path relative to Content/.")
+            let path = try fields["path"]?.string()
+            var url: URL?
+            if let urlNode = fields["url"] {
+                let text = try urlNode.string()
+                guard type == "feed", let parsed = URL(string: text), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
+                    throw urlNode.error(type == "feed" ? "\"\(text)\" is not an http(s) URL." : "only feed sources can have a `url:`; give movies a `path:`.")
+                }
+                url = parsed
             }
-            config.sources.append(SourceConfig(
+            if path != nil && url != nil { throw entry.error("give either `path:` or `url:`, not both.") }
+            guard (path?.isEmpty == false) || url != nil else {
+                throw entry.error("this \(type) source has no `path:`\(type == "feed" ? " or `url:`" : ""); give the file's path relative to Content/.")
+            }
+            var source = SourceConfig(
                 type: type, path: path, name: try fields["name"]?.string(),
-                limit: try fields["limit"]?.int(in: 1...1_000_000), place: entry.place))
+                limit: try fields["limit"]?.int(in: 1...1_000_000), place: entry.place)
+            source.url = url
+            config.sources.append(source)
         }
         return config
     }

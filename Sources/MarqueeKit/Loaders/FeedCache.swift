@@ -1,0 +1,43 @@
+import Foundation
+
+/// The last good copy of each remote feed, with the validators for conditional requests.
+/// Lives in `ROOT/.marquee-cache/feeds/` (git-ignored): `<key>.body` and `<key>.meta.json`.
+public struct FeedCache: Sendable {
+    public struct Entry: Sendable, Codable, Equatable {
+        public var url: String
+        public var etag: String?
+        public var lastModified: String?
+        public var fetched: Date
+    }
+
+    public let folder: URL
+
+    public init(folder: URL) {
+        self.folder = folder
+    }
+
+    func key(_ url: URL) -> String { StableHash.hex(url.absoluteString) }
+
+    /// The cached body and its metadata, if any.
+    public func load(_ url: URL) -> (entry: Entry, body: Data)? {
+        let base = folder.appending(path: key(url))
+        guard let meta = try? Data(contentsOf: base.appendingPathExtension("meta.json")),
+              let entry = try? JSONDecoder().decode(Entry.self, from: meta),
+              let body = try? Data(contentsOf: base.appendingPathExtension("body"))
+        else { return nil }
+        return (entry, body)
+    }
+
+    /// Stores a body that parsed, replacing the previous copy.
+    public func store(_ url: URL, body: Data, etag: String?, lastModified: String?) {
+        let base = folder.appending(path: key(url))
+        let entry = Entry(url: url.absoluteString, etag: etag, lastModified: lastModified, fetched: Date())
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try body.write(to: base.appendingPathExtension("body"), options: .atomic)
+            try JSONEncoder().encode(entry).write(to: base.appendingPathExtension("meta.json"), options: .atomic)
+        } catch {
+            // A cache that cannot be written costs a refetch next time, nothing more.
+        }
+    }
+}

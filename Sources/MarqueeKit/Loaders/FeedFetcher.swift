@@ -1,0 +1,137 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Fetches remote feeds over HTTP(S) with async-http-client: a bounded number at once, a
+/// per-feed timeout, a size limit, a redirect limit, gzip, conditional requests against the cache.
+public final class FeedFetcher: Sendable {
+    /// Limits and behaviour of fetching.
+    public struct Options: Sendable {
+        /// Feeds fetched at the same time.
+        public var concurrency = 4
+        /// The longest one feed may take.
+        public var timeout: Duration = .seconds(15)
+        /// The largest body accepted (after decompression).
+        public var maximumBytes = 10 * 1024 * 1024
+        public var maximumRedirects = 5
+        /// Use the cache only; never touch the network.
+        public var offline = false
+        public var userAgent = "Marquee/0.1 (static feed gallery generator)"
+
+        public init() {}
+    }
+
+    /// What a fetch produced.
+    public enum Outcome: Sendable {
+        /// A fresh body from the server (not yet known to parse).
+        case fresh(Data, etag: String?, lastModified: String?)
+        /// The server said 304: the cached copy is current.
+        case notModified(Data)
+    }
+
+    /// Why a fetch failed, in words for the warning.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let options: Options
+    public let cache: FeedCache
+    private let client: HTTPClient
+    private let slots: AsyncLimiter
+
+    public init(cache: FeedCache, options: Options = Options()) {
+        self.options = options
+        self.cache = cache
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: options.maximumRedirects, allowCycles: false),
+            timeout: .init(connect: .seconds(5), read: .seconds(Int64(options.timeout.components.seconds))),
+            decompression: .enabled(limit: .size(options.maximumBytes)))
+        configuration.httpVersion = .http1Only
+        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        self.slots = AsyncLimiter(limit: options.concurrency)
+    }
+
+    deinit {
+        try? client.syncShutdown()
+    }
+
+    /// Fetches `url`, sending the cache's validators.
+    public func fetch(_ url: URL) async throws(Failure) -> Outcome {
+        let cached = cache.load(url)
+        await slots.acquire()
+        defer { Task { await slots.release() } }
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "User-Agent", value: options.userAgent)
+        request.headers.add(name: "Accept", value: "application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, */*;q=0.8")
+        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        if let cached {
+            if let etag = cached.entry.etag { request.headers.add(name: "If-None-Match", value: etag) }
+            if let modified = cached.entry.lastModified { request.headers.add(name: "If-Modified-Since", value: modified) }
+        }
+        do {
+            let seconds = options.timeout.components.seconds
+            let response = try await client.execute(request, timeout: .seconds(seconds))
+            if response.status == .notModified, let cached {
+                return .notModified(cached.body)
+            }
+            guard response.status == .ok else {
+                throw Failure(description: "the server answered \(response.status.code) \(response.status.reasonPhrase)")
+            }
+            if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > options.maximumBytes {
+                throw Failure(description: "the feed is \(length) bytes, over the \(options.maximumBytes)-byte limit")
+            }
+            let body = try await response.body.collect(upTo: options.maximumBytes)
+            return .fresh(Data(body.readableBytesView), etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"))
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw Failure(description: Self.explain(error, options: options))
+        }
+    }
+
+    static func explain(_ error: any Error, options: Options) -> String {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded, .readTimeout, .connectTimeout: return "no answer within \(options.timeout.components.seconds) s"
+            case .redirectLimitReached: return "more than \(options.maximumRedirects) redirects"
+            case .redirectCycleDetected: return "a redirect loop"
+            case .connectTimeout: return "the connection timed out"
+            default: break
+            }
+        }
+        if error is NIOTooManyBytesError { return "the feed is over the \(options.maximumBytes)-byte limit" }
+        let text = "\(error)"
+        if text.lowercased().contains("decompression") || text.contains("limit") {
+            return "the feed is over the \(options.maximumBytes)-byte limit"
+        }
+        return "the request failed (\(text))"
+    }
+}
+
+/// Lets at most `limit` tasks through at once.
+actor AsyncLimiter {
+    private let limit: Int
+    private var running = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    func acquire() async {
+        if running < limit {
+            running += 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            running -= 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
