@@ -109,7 +109,7 @@ struct BadInputTests {
         #expect {
             try SiteConfig.parse("title: T\nsources:\n  - type: movies\n    pth: x\n", file: "Content/site.yml")
         } throws: { error in
-            (error as! BuildError).message.contains("unknown key \"pth\"; allowed here: type, path, name, limit")
+            (error as! BuildError).message.contains("unknown key \"pth\"; allowed here: type, path, url, name, limit")
         }
     }
 
