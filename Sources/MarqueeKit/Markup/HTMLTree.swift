@@ -62,7 +62,7 @@ public enum HTMLParser {
                 nodes.append(.text(String(cString: child.pointee.v.text.text)))
             case GUMBO_NODE_ELEMENT, GUMBO_NODE_TEMPLATE:
                 if depth >= maximumDepth {
-                    appendChildren(of: child, depth: depth, to: &nodes)
+                    nodes.append(.text(flattenedText(of: child)))
                     continue
                 }
                 var kids: [HTMLNode] = []
@@ -72,6 +72,26 @@ public enum HTMLParser {
                 continue  // comments, documents
             }
         }
+    }
+
+    /// The text of a subtree, collected without recursion (the subtree may be very deep).
+    private static func flattenedText(of root: UnsafeMutablePointer<GumboNode>) -> String {
+        var text = ""
+        var stack = [root]
+        while let node = stack.popLast() {
+            switch node.pointee.type {
+            case GUMBO_NODE_TEXT, GUMBO_NODE_WHITESPACE, GUMBO_NODE_CDATA:
+                text += String(cString: node.pointee.v.text.text)
+            case GUMBO_NODE_ELEMENT, GUMBO_NODE_TEMPLATE:
+                let children = node.pointee.v.element.children
+                for index in stride(from: Int(children.length) - 1, through: 0, by: -1) {
+                    stack.append(children.data[index]!.assumingMemoryBound(to: GumboNode.self))
+                }
+            default:
+                continue
+            }
+        }
+        return text
     }
 
     private static func tagName(_ node: UnsafeMutablePointer<GumboNode>) -> String {
