@@ -1,42 +1,57 @@
 // Marquee: expand and collapse gallery cells. No framework; the page works without this file.
+// The open cells are kept in the URL (#open=slug,slug), so links, reloads and Back restore them.
 (function () {
   "use strict";
   var gallery = document.querySelector(".gallery");
   if (!gallery) return;
   var single = gallery.getAttribute("data-expand") === "single";
-  var reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+  var motion = window.matchMedia("(prefers-reduced-motion: reduce)");
+  var PREFIX = "#open=";
+
+  function slug(cell) { return cell.id.slice(5); }
+  function cells() { return gallery.querySelectorAll(".cell"); }
 
   // Confirm the layout engine's prediction: is the collapsed text really cut?
   function measure(cell) {
-    if (cell.classList.contains("is-expanded")) return;
     var desc = cell.querySelector(".cell-desc");
-    if (!desc) return;
+    if (!desc || cell.classList.contains("is-expanded")) return;
     cell.setAttribute("data-truncated", desc.scrollHeight > desc.clientHeight + 1 ? "true" : "false");
   }
-  function measureAll() {
-    var cells = gallery.querySelectorAll(".cell");
-    for (var i = 0; i < cells.length; i++) measure(cells[i]);
+
+  function setExpanded(cell, open, animate) {
+    var desc = cell.querySelector(".cell-desc");
+    var button = cell.querySelector(".toggle");
+    if (!desc || cell.classList.contains("is-expanded") === open) return;
+    var from = desc.offsetHeight;
+    cell.classList.toggle("is-expanded", open);
+    button.setAttribute("aria-expanded", open ? "true" : "false");
+    if (!open) measure(cell);
+    if (animate && !motion.matches && desc.animate) {
+      desc.animate([{ height: from + "px", overflow: "hidden" }, { height: desc.offsetHeight + "px", overflow: "hidden" }],
+        { duration: 180, easing: "ease-out" });
+    }
   }
 
-  function setExpanded(cell, open) {
-    var button = cell.querySelector(".toggle");
-    cell.classList.toggle("is-expanded", open);
-    if (button) button.setAttribute("aria-expanded", open ? "true" : "false");
-    if (!open) measure(cell);
+  function openSlugs() {
+    var hash = location.hash;
+    return hash.indexOf(PREFIX) === 0 ? decodeURIComponent(hash.slice(PREFIX.length)).split(",") : [];
+  }
+
+  // Makes the page match the URL.
+  function apply(animate) {
+    var wanted = openSlugs();
+    for (var i = 0, all = cells(); i < all.length; i++) setExpanded(all[i], wanted.indexOf(slug(all[i])) >= 0, animate);
   }
 
   function toggle(cell) {
     var open = !cell.classList.contains("is-expanded");
-    if (open && single) {
-      var others = gallery.querySelectorAll(".cell.is-expanded");
-      for (var i = 0; i < others.length; i++) if (others[i] !== cell) setExpanded(others[i], false);
-    }
-    setExpanded(cell, open);
+    var wanted = single ? [] : openSlugs().filter(function (s) { return s && s !== slug(cell); });
+    if (open) wanted.push(slug(cell));
+    history.pushState(null, "", wanted.length ? PREFIX + wanted.join(",") : location.pathname + location.search);
+    apply(true);
     if (open) {
       var rect = cell.getBoundingClientRect();
-      if (rect.bottom > window.innerHeight || rect.top < 0) {
-        cell.scrollIntoView({ block: "nearest", behavior: reduceMotion.matches ? "auto" : "smooth" });
-      }
+      if (rect.bottom > innerHeight || rect.top < 0) cell.scrollIntoView({ block: "nearest", behavior: motion.matches ? "auto" : "smooth" });
     }
   }
 
@@ -48,12 +63,17 @@
     var cell = (button || desc) && (button || desc).closest(".cell");
     if (!cell) return;
     if (!button && !cell.classList.contains("is-expanded") && cell.getAttribute("data-truncated") !== "true") return;
-    if (window.getSelection && String(window.getSelection()) && !button) return;
+    if (!button && String(getSelection())) return;
     toggle(cell);
-    if (!button) { var b = cell.querySelector(".toggle"); if (b) b.focus({ preventScroll: true }); }
+    if (!button) cell.querySelector(".toggle").focus({ preventScroll: true });
   });
 
-  if (document.fonts && document.fonts.ready) document.fonts.ready.then(measureAll); else measureAll();
-  var resizeTimer;
-  window.addEventListener("resize", function () { clearTimeout(resizeTimer); resizeTimer = setTimeout(measureAll, 100); });
+  addEventListener("popstate", function () { apply(true); });
+  apply(false);
+  var first = document.getElementById("cell-" + openSlugs()[0]);
+  if (first) first.scrollIntoView({ block: "nearest" });
+  function measureAll() { for (var i = 0, all = cells(); i < all.length; i++) measure(all[i]); }
+  (document.fonts ? document.fonts.ready : Promise.resolve()).then(measureAll);
+  var timer;
+  addEventListener("resize", function () { clearTimeout(timer); timer = setTimeout(measureAll, 100); });
 })();

@@ -128,8 +128,7 @@ struct LayoutEngineTests {
 
     init() throws {
         let metrics = ThemeMetrics()
-        let measurer = TextMeasurer(regular: try FontMetrics(contentsOf: metrics.regularFont), bold: try FontMetrics(contentsOf: metrics.boldFont))
-        engine = LayoutEngine(metrics: metrics, measurer: measurer)
+        engine = LayoutEngine(metrics: metrics, measurer: try Theme.load(siteRoot: TestSupport.repository).measurer)
     }
 
     @Test func fontAdvancesComeFromTheFontFile() throws {

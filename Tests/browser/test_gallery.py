@@ -5,8 +5,12 @@ viewport widths that the layout engine's predictions match what Chromium renders
 expand and collapse by pointer and keyboard, several at once or as an accordion, and that every
 description is readable with JavaScript off.
 """
-import time
+import functools
+import gzip
+import http.server
 import shutil
+import threading
+import time
 import subprocess
 import tempfile
 from pathlib import Path
@@ -38,16 +42,49 @@ def build_site(root: Path, expand: str = "multiple") -> Path:
     return root / "Site" / "index.html"
 
 
+def build_generated(root: Path, n: int) -> Path:
+    content = root / "Content"
+    subprocess.run(["python3", str(Path(__file__).parent / "generate_items.py"), str(n), str(content)], check=True)
+    (content / "site.yml").write_text("title: Generated\nsources:\n  - type: movies\n    path: movies.json\n")
+    subprocess.run([str(MARQUEE), "build", "--root", str(root), "--quiet"], check=True)
+    return root / "Site" / "index.html"
+
+
+class StaticServer:
+    """Serves a folder over HTTP on 127.0.0.1 (web fonts do not load from file:// URLs)."""
+
+    def __init__(self, folder: Path):
+        handler = functools.partial(QuietHandler, directory=str(folder))
+        self.folder = folder
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def url(self, page: Path) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_port}/{page.relative_to(self.folder).as_posix()}"
+
+    def stop(self):
+        self.httpd.shutdown()
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
 @pytest.fixture(scope="session")
 def sites():
     folder = Path(tempfile.mkdtemp(prefix="marquee-browser-"))
     sample_out = folder / "sample"
     subprocess.run([str(MARQUEE), "build", "--root", str(REPO), "--output", str(sample_out), "--quiet"], check=True)
-    yield {
+    pages = {
         "sample": sample_out / "index.html",
         "fixtures": build_site(folder / "multi"),
         "accordion": build_site(folder / "single", expand="single"),
+        "generated": build_generated(folder / "generated", 300),
     }
+    server = StaticServer(folder)
+    yield {name: server.url(page) for name, page in pages.items()}
+    server.stop()
     shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -68,9 +105,9 @@ def driver():
     d.quit()
 
 
-def open_page(driver, page: Path, width: int, javascript: bool = True):
+def open_page(driver, page, width: int, javascript: bool = True):
     driver.set_window_size(width, 900)
-    driver.get(page.as_uri())
+    driver.get(page if isinstance(page, str) else page.as_uri())
     if javascript:
         driver.execute_async_script("const done = arguments[0]; document.fonts.ready.then(() => setTimeout(done, 50));")
     else:
@@ -96,7 +133,25 @@ return out;
 """ % (BODY_LINE, BODY_LINE)
 
 
-@pytest.mark.parametrize("site", ["sample", "fixtures"])
+def settle(driver):
+    """Waits until animations and smooth scrolling have finished."""
+    driver.execute_async_script("""
+      const done = arguments[0];
+      let last = -1, still = 0;
+      (function check() {
+        const busy = document.getAnimations().length > 0 || scrollY !== last;
+        last = scrollY;
+        still = busy ? 0 : still + 1;
+        if (still > 3) done(); else requestAnimationFrame(check);
+      })();""")
+
+
+def tap(driver, element):
+    element.click()
+    settle(driver)
+
+
+@pytest.mark.parametrize("site", ["sample", "fixtures", "generated"])
 @pytest.mark.parametrize("breakpoint", list(WIDTHS))
 def test_toggle_iff_truncated_and_predicted_lines_match(driver, sites, site, breakpoint):
     open_page(driver, sites[site], WIDTHS[breakpoint])
@@ -105,15 +160,18 @@ def test_toggle_iff_truncated_and_predicted_lines_match(driver, sites, site, bre
     wrong_toggle = [c["id"] for c in cells if c["truncated"] != c["shown"]]
     assert wrong_toggle == [], f"toggle shown where text is not cut (or the reverse): {wrong_toggle}"
     wrong_lines = []
+    # Cells whose text the shipped fonts cannot draw (emoji) are estimates; the rest must be exact.
+    estimated = [c for c in cells if "estimated" in c["plan"].split()]
+    cells = [c for c in cells if c not in estimated]
     for c in cells:
-        plan = dict(part.split(":") for part in c["plan"].split())
+        plan = dict(part.split(":") for part in c["plan"].split() if ":" in part)
         collapsed, total = (int(n) for n in plan[breakpoint].split("/"))
         predicted_truncated = total > collapsed
         if c["fullLines"] != total or predicted_truncated != c["truncated"]:
             wrong_lines.append((c["id"], f"predicted {total}, rendered {c['fullLines']}"))
     accuracy = 1 - len(wrong_lines) / len(cells)
-    print(f"{site} {breakpoint}: {len(cells) - len(wrong_lines)}/{len(cells)} cells predicted exactly")
-    assert accuracy >= 0.9, wrong_lines
+    print(f"{site} {breakpoint}: {len(cells) - len(wrong_lines)}/{len(cells)} cells predicted exactly, {len(estimated)} estimated")
+    assert wrong_lines == []
 
 
 def test_tap_expands_and_collapses_several_at_once(driver, sites):
@@ -122,21 +180,21 @@ def test_tap_expands_and_collapses_several_at_once(driver, sites):
     button = arrival.find_element(By.CSS_SELECTOR, ".toggle")
     assert button.get_attribute("aria-expanded") == "false"
     collapsed_height = arrival.rect["height"]
-    button.click()
+    tap(driver, button)
     assert "is-expanded" in arrival.get_attribute("class")
     assert button.get_attribute("aria-expanded") == "true"
     assert arrival.rect["height"] > collapsed_height
-    driver.find_element(By.CSS_SELECTOR, "#cell-la-la-land .cell-desc").click()
+    tap(driver, driver.find_element(By.CSS_SELECTOR, "#cell-la-la-land .cell-desc"))
     assert len(driver.find_elements(By.CSS_SELECTOR, ".cell.is-expanded")) == 2
-    button.click()
+    tap(driver, button)
     assert button.get_attribute("aria-expanded") == "false"
     assert len(driver.find_elements(By.CSS_SELECTOR, ".cell.is-expanded")) == 1
 
 
 def test_accordion_mode_closes_the_previous_cell(driver, sites):
     open_page(driver, sites["accordion"], WIDTHS["desktop"])
-    driver.find_element(By.CSS_SELECTOR, "#cell-arrival .toggle").click()
-    driver.find_element(By.CSS_SELECTOR, "#cell-la-la-land .toggle").click()
+    tap(driver, driver.find_element(By.CSS_SELECTOR, "#cell-arrival .toggle"))
+    tap(driver, driver.find_element(By.CSS_SELECTOR, "#cell-la-la-land .toggle"))
     expanded = [e.get_attribute("id") for e in driver.find_elements(By.CSS_SELECTOR, ".cell.is-expanded")]
     assert expanded == ["cell-la-la-land"]
 
@@ -146,9 +204,11 @@ def test_keyboard_toggles_and_keeps_focus(driver, sites):
     button = driver.find_element(By.CSS_SELECTOR, "#cell-arrival .toggle")
     driver.execute_script("arguments[0].focus()", button)
     button.send_keys(Keys.ENTER)
+    settle(driver)
     assert button.get_attribute("aria-expanded") == "true"
     assert driver.switch_to.active_element == button
     button.send_keys(Keys.SPACE)
+    settle(driver)
     assert button.get_attribute("aria-expanded") == "false"
 
 
@@ -165,3 +225,54 @@ def test_without_javascript_every_description_is_readable(sites):
         assert toggles == 0
     finally:
         d.quit()
+
+
+def test_url_fragment_restores_state_and_back_undoes(driver, sites):
+    open_page(driver, sites["fixtures"], WIDTHS["desktop"])
+    tap(driver, driver.find_element(By.CSS_SELECTOR, "#cell-arrival .toggle"))
+    tap(driver, driver.find_element(By.CSS_SELECTOR, "#cell-la-la-land .toggle"))
+    url = driver.current_url
+    assert url.endswith("#open=arrival,la-la-land")
+    # A link to that URL, or a reload, opens the same cells.
+    open_page(driver, sites["fixtures"], WIDTHS["desktop"])
+    assert driver.find_elements(By.CSS_SELECTOR, ".cell.is-expanded") == []
+    driver.get(url)
+    settle(driver)
+    expanded = [e.get_attribute("id") for e in driver.find_elements(By.CSS_SELECTOR, ".cell.is-expanded")]
+    assert expanded == ["cell-arrival", "cell-la-la-land"]
+    # Back undoes the last toggle.
+    driver.get(sites["fixtures"])
+    tap(driver, driver.find_element(By.CSS_SELECTOR, "#cell-arrival .toggle"))
+    tap(driver, driver.find_element(By.CSS_SELECTOR, "#cell-moonlight .toggle"))
+    driver.back()
+    settle(driver)
+    expanded = [e.get_attribute("id") for e in driver.find_elements(By.CSS_SELECTOR, ".cell.is-expanded")]
+    assert expanded == ["cell-arrival"]
+
+
+@pytest.mark.parametrize("breakpoint", list(WIDTHS))
+def test_no_layout_shift_on_load_and_expanding_moves_nothing_above(driver, sites, breakpoint):
+    driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    open_page(driver, sites["generated"], WIDTHS[breakpoint])
+    shift = driver.execute_async_script("""
+      const done = arguments[0];
+      let total = 0;
+      new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadRecentInput) total += e.value; })
+        .observe({type: 'layout-shift', buffered: true});
+      setTimeout(() => done(total), 300);""")
+    assert shift == 0
+    loaded = driver.execute_script("return [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family)")
+    assert '"Marquee Sans"' in loaded or "Marquee Sans" in loaded
+    target = driver.execute_script("return [...document.querySelectorAll('.cell.trunc-%s')][4].id" % breakpoint)
+    above = """return [...document.querySelectorAll('.cell')].filter(c => c.compareDocumentPosition(document.getElementById(arguments[0])) & 4)
+                 .filter(c => c.getBoundingClientRect().bottom <= document.getElementById(arguments[0]).getBoundingClientRect().top)
+                 .map(c => [c.id, Math.round(c.getBoundingClientRect().top + scrollY)]);"""
+    before = driver.execute_script(above, target)
+    tap(driver, driver.find_element(By.CSS_SELECTOR, f"#{target} .toggle"))
+    assert driver.execute_script(above, target) == before
+    assert len(before) >= 2
+
+
+def test_script_is_small(sites):
+    script = (REPO / "Templates" / "assets" / "marquee.js").read_bytes()
+    assert len(gzip.compress(script, 9)) < 2048

@@ -8,10 +8,14 @@ public struct CellPlan: Sendable, Equatable {
     public var template: CellTemplate
     /// One entry per theme breakpoint, in the theme's order.
     public var breakpoints: [BreakpointPlan]
+    /// Some characters are not in the shipped fonts (emoji, Hangul): the reader's fonts draw
+    /// them, so their widths, and the line counts, are estimates.
+    public var isEstimated: Bool
 
-    public init(template: CellTemplate, breakpoints: [BreakpointPlan]) {
+    public init(template: CellTemplate, breakpoints: [BreakpointPlan], isEstimated: Bool = false) {
         self.template = template
         self.breakpoints = breakpoints
+        self.isEstimated = isEstimated
     }
 
     /// True when the description is cut at any breakpoint (the toggle is needed somewhere).

@@ -18,7 +18,10 @@ public struct LayoutEngine: Sendable {
         let plans = metrics.breakpoints.map { breakpoint in
             plan(title: title, description: description, template: template, at: breakpoint)
         }
-        return CellPlan(template: template, breakpoints: plans)
+        let measurer = lineBreaker.measurer
+        let estimated = !title.unicodeScalars.allSatisfy(measurer.isCovered)
+            || !description.allSatisfy { $0.runs.allSatisfy { $0.text.unicodeScalars.allSatisfy(measurer.isCovered) } }
+        return CellPlan(template: template, breakpoints: plans, isEstimated: estimated)
     }
 
     func plan(title: String, description: [TextBlock], template: CellTemplate, at breakpoint: Breakpoint) -> BreakpointPlan {

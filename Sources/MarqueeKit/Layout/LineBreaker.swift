@@ -29,14 +29,15 @@ public struct LineBreaker: Sendable {
                     }
                     continue
                 }
-                if TextMeasurer.isWide(scalar) {
+                let noBreakBefore = Self.closingPunctuation.contains(scalar)
+                if TextMeasurer.isWide(scalar) && !noBreakBefore {
                     // Ideographs are break opportunities on both sides.
                     state.flushWord()
                     state.appendToWord(advance)
-                    state.flushWord()
+                    state.breakAfterWord = true
                     continue
                 }
-                if state.pendingSpace > 0 { state.flushWord() }
+                if state.pendingSpace > 0 || (state.breakAfterWord && !noBreakBefore) { state.flushWord() }
                 state.appendToWord(advance)
                 if scalar == "-" || scalar == "\u{2010}" || scalar == "\u{2013}" || scalar == "\u{2014}" {
                     state.flushWord()
@@ -46,6 +47,14 @@ public struct LineBreaker: Sendable {
         state.flushWord()
         return state.lines
     }
+
+    /// Characters a line may not start with (UAX #14 classes CL, CP, EX, IS and some NS): the
+    /// browser keeps them on the line of the character before.
+    static let closingPunctuation: Set<Unicode.Scalar> = [
+        ".", ",", ";", ":", "!", "?", ")", "]", "}", "\u{2019}", "\u{201D}", "\u{3001}", "\u{3002}", "\u{300D}",
+        "\u{300F}", "\u{3011}", "\u{FF09}", "\u{FF0C}", "\u{FF0E}", "\u{FF1A}", "\u{FF1B}", "\u{FF01}", "\u{FF1F}",
+        "\u{30FC}", "\u{3063}", "\u{30C3}", "\u{2026}",
+    ]
 
     private struct State {
         let maxWidth: Double
@@ -71,7 +80,11 @@ public struct LineBreaker: Sendable {
             pendingSpace += advance
         }
 
+        /// The word ends at an ideograph: the next character may start a new word.
+        var breakAfterWord = false
+
         mutating func flushWord() {
+            breakAfterWord = false
             if !word.isEmpty { place() }
             if pendingSpace > 0 {
                 if !lineIsEmpty { lineWidth += pendingSpace }

@@ -2,19 +2,36 @@
 public struct TextMeasurer: Sendable {
     public let regular: FontMetrics
     public let bold: FontMetrics
+    /// The shipped fallback font and the code points it draws.
+    public let fallback: FontMetrics?
+    public let fallbackRanges: [ClosedRange<UInt32>]
 
-    public init(regular: FontMetrics, bold: FontMetrics) {
+    public init(regular: FontMetrics, bold: FontMetrics, fallback: FontMetrics? = nil, fallbackRanges: [ClosedRange<UInt32>] = []) {
         self.regular = regular
         self.bold = bold
+        self.fallback = fallback
+        self.fallbackRanges = fallbackRanges
     }
 
-    /// The advance of one scalar in pixels. Scalars the font lacks are drawn by a fallback font
-    /// in the browser; they are estimated as 1em when wide (CJK, emoji) and 0.6em otherwise.
+    /// The advance of one scalar in pixels. Scalars the main font lacks are measured in the
+    /// shipped fallback font when they are in its range; others are drawn by the reader's own
+    /// fonts and estimated (1em when wide, such as emoji; 0.6em otherwise).
     @inline(__always)
     public func advance(of scalar: Unicode.Scalar, bold isBold: Bool, size: Double) -> Double {
         if let advance = (isBold ? bold : regular).advance(of: scalar, size: size) { return advance }
+        if let fallback, fallbackRanges.contains(where: { $0.contains(scalar.value) }),
+           let advance = fallback.advance(of: scalar, size: size) {
+            return advance
+        }
         if Self.isZeroWidth(scalar) { return 0 }
         return Self.isWide(scalar) ? size : size * 0.6
+    }
+
+    /// True when a shipped font draws `scalar` (so its width is known, not estimated).
+    public func isCovered(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 0x20 || Self.isZeroWidth(scalar) || regular.advance(of: scalar, size: 1) != nil { return true }
+        guard let fallback, fallbackRanges.contains(where: { $0.contains(scalar.value) }) else { return false }
+        return fallback.advance(of: scalar, size: 1) != nil
     }
 
     /// The width of `text` on one line.

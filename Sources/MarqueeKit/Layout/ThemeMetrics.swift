@@ -10,6 +10,16 @@ public struct ThemeMetrics: Sendable, Equatable {
     public var boldFont = URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
     /// The licence that must travel with the font.
     public var fontLicense = URL(fileURLWithPath: "/usr/share/doc/fonts-dejavu-core/copyright")
+    /// A font for CJK text, which the main font lacks. It is shipped with a `unicode-range`, so
+    /// browsers download it only for pages that need it, and measured for those characters, so
+    /// predictions do not depend on the fonts of the reader's machine.
+    public var fallbackFont = URL(fileURLWithPath: "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")
+    public var fallbackFontLicense = URL(fileURLWithPath: "/usr/share/doc/fonts-droid-fallback/copyright")
+    /// The code points drawn with the fallback font.
+    public var fallbackRanges: [ClosedRange<UInt32>] = [
+        0x1100...0x11FF, 0x2E80...0x303F, 0x3040...0x30FF, 0x3100...0x31FF, 0x3200...0x9FFF,
+        0xA960...0xA97F, 0xAC00...0xD7FF, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFFEF,
+    ]
 
     public var titleFontSize = 17.0
     public var titleLineHeight = 24.0

@@ -88,7 +88,11 @@ public enum TextBlocks {
                         finishBlock()
                     default:
                         let isBlock = blockElements.contains(name)
-                        if isBlock { finishBlock() }
+                        if isBlock {
+                            finishBlock()
+                            // A paragraph inside a list item (a "loose" list) keeps the item's indent.
+                            if listLevel > 0 { kind = .listItem(level: listLevel) }
+                        }
                         let isBold = bold || name == "strong" || name == "b" || name == "th" || name.first == "h" && name.count == 2
                         walk(children, bold: isBold, listLevel: listLevel, preformatted: preformatted)
                         if isBlock { finishBlock() }

@@ -8,6 +8,7 @@ public struct AssetWriter: Plugin {
     static let stylesheetPath = "assets/marquee.css"
     static let scriptPath = "assets/marquee.js"
     static func fontPath(bold: Bool) -> String { bold ? "assets/fonts/marquee-sans-bold.ttf" : "assets/fonts/marquee-sans.ttf" }
+    static let fallbackFontPath = "assets/fonts/marquee-fallback.ttf"
 
     public init() {}
 
@@ -20,8 +21,12 @@ public struct AssetWriter: Plugin {
         }
         try output.add(Self.fontPath(bold: false), try read(theme.metrics.regularFont))
         try output.add(Self.fontPath(bold: true), try read(theme.metrics.boldFont))
+        try output.add(Self.fallbackFontPath, try read(theme.metrics.fallbackFont))
         if let license = try? Data(contentsOf: theme.metrics.fontLicense) {
             try output.add("assets/fonts/LICENSE.txt", license)
+        }
+        if let license = try? Data(contentsOf: theme.metrics.fallbackFontLicense) {
+            try output.add("assets/fonts/LICENSE-fallback.txt", license)
         }
         for (source, sitePath) in context.localAssets.files {
             try output.add(sitePath, try read(source))

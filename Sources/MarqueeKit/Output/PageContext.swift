@@ -32,7 +32,7 @@ struct PageContext {
         values["isImage"] = plan.template == .image
         values["classes"] = classes.joined(separator: " ")
         values["style"] = style.joined(separator: ";")
-        values["plan"] = planSummary.joined(separator: " ")
+        values["plan"] = planSummary.joined(separator: " ") + (plan.isEstimated ? " estimated" : "")
         values["url"] = root + "items/\(item.slug)/"
         if let image = ImageChoice.bestFit(item.images, box: metrics.imageBox) {
             var imageValues: [String: Any] = [

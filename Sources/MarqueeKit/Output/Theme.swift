@@ -47,7 +47,9 @@ public struct Theme: Sendable {
         }
         let measurer = TextMeasurer(
             regular: try FontCache.shared.metrics(for: metrics.regularFont),
-            bold: try FontCache.shared.metrics(for: metrics.boldFont))
+            bold: try FontCache.shared.metrics(for: metrics.boldFont),
+            fallback: try FontCache.shared.metrics(for: metrics.fallbackFont),
+            fallbackRanges: metrics.fallbackRanges)
         return Theme(metrics: metrics, templates: library, assets: assets, measurer: measurer)
     }
 

@@ -5,12 +5,14 @@ public enum ThemeStylesheet {
         func px(_ value: Double) -> String {
             value == value.rounded() ? "\(Int(value))px" : "\(value)px"
         }
+        let ranges = m.fallbackRanges.map { String(format: "U+%04X-%04X", $0.lowerBound, $0.upperBound) }.joined(separator: ", ")
         var css = """
             /* Generated from the theme metrics; the layout engine predicts with the same numbers. */
             @font-face { font-family: "\(m.fontFamily)"; src: url("fonts/marquee-sans.ttf") format("truetype"); font-weight: 400; font-style: normal; font-display: block; }
             @font-face { font-family: "\(m.fontFamily)"; src: url("fonts/marquee-sans-bold.ttf") format("truetype"); font-weight: 700; font-style: normal; font-display: block; }
+            @font-face { font-family: "\(m.fontFamily) Fallback"; src: url("fonts/marquee-fallback.ttf") format("truetype"); font-display: block; unicode-range: \(ranges); }
             :root {
-              --font: "\(m.fontFamily)", sans-serif;
+              --font: "\(m.fontFamily)", "\(m.fontFamily) Fallback", sans-serif;
               --title-size: \(px(m.titleFontSize)); --title-line: \(px(m.titleLineHeight));
               --body-size: \(px(m.bodyFontSize)); --body-line: \(px(m.bodyLineHeight));
               --title-gap: \(px(m.titleGap)); --page-margin: \(px(m.pageMargin));
