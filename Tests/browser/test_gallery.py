@@ -167,7 +167,7 @@ def test_toggle_iff_truncated_and_predicted_lines_match(driver, sites, site, bre
         plan = dict(part.split(":") for part in c["plan"].split() if ":" in part)
         collapsed, total = (int(n) for n in plan[breakpoint].split("/"))
         predicted_truncated = total > collapsed
-        if c["fullLines"] != total or predicted_truncated != c["truncated"]:
+        if c["fullLines"] != total or predicted_truncated != c["truncated"] or c["clampedLines"] != min(total, collapsed):
             wrong_lines.append((c["id"], f"predicted {total}, rendered {c['fullLines']}"))
     accuracy = 1 - len(wrong_lines) / len(cells)
     print(f"{site} {breakpoint}: {len(cells) - len(wrong_lines)}/{len(cells)} cells predicted exactly, {len(estimated)} estimated")
