@@ -9,9 +9,9 @@ struct SiteBuildTests {
         let report = try await TestSupport.build(root)
         let gallery = try TestSupport.read(root, "index.html")
 
-        // 10 movies + 5 feed items.
+        // 10 movies + 5 feed items; pages: gallery, 15 details, 2 sources, 2 authors, 404.
         #expect(report.items == 15)
-        #expect(report.pages == 16)
+        #expect(report.pages == 21)
         #expect(gallery.contains("class=\"cell cell-image"))
         #expect(gallery.contains("class=\"cell cell-basic"))
         #expect(gallery.occurrences(of: "<article class=\"cell ") == 15)
@@ -21,7 +21,7 @@ struct SiteBuildTests {
         for slug in Set(links) {
             let page = try TestSupport.read(root, "items/\(slug)/index.html")
             #expect(page.contains("class=\"detail-title\""))
-            #expect(page.contains("href=\"../../assets/marquee.css\""))
+            #expect(page.contains("<link rel=\"stylesheet\" href=\"../../assets/marquee."))
         }
     }
 
@@ -46,8 +46,8 @@ struct SiteBuildTests {
         let site = TestSupport.snapshot(root.appending(path: "Site"))
         for (path, data) in site where path.hasSuffix(".html") {
             let html = String(decoding: data, as: UTF8.self)
-            // The only scripts are the theme's: the one-line class switch and its own file.
-            #expect(html.occurrences(of: "<script") == 2, "\(path)")
+            // The only scripts are the theme's: the one-line class switch and its two files.
+            #expect(html.occurrences(of: "<script") == 3, "\(path)")
             #expect(html.contains("<script>document.documentElement.classList.add(\"js\")</script>"), "\(path)")
             #expect(html.contains("<script src=\""), "\(path)")
             #expect(!html.lowercased().contains("javascript:"), "\(path)")
@@ -83,7 +83,7 @@ struct SiteBuildTests {
         // A plain-text media:description shows its angle brackets literally.
         #expect(gallery.contains("&lt;b&gt;this is not bold&lt;/b&gt;"))
         let cheshire = try TestSupport.read(root, "items/cheshire-grin/index.html")
-        #expect(cheshire.contains("By CheshireCatArt"))
+        #expect(cheshire.contains("By <a href=\"../../by/cheshirecatart/\">CheshireCatArt</a>"))
         #expect(cheshire.contains("datetime=\"2014-11-08T20:05:00Z\""))
         #expect(cheshire.contains("src=\"http://127.0.0.1:8765/full/cheshire.jpg\""))
     }
@@ -110,7 +110,7 @@ struct SiteBuildTests {
         let root = try TestSupport.makeFixtureSite()
         let report = try await TestSupport.build(root)
         let summary = report.summary(relativeTo: root)
-        #expect(summary.hasPrefix("Built 15 items into 16 pages ("))
+        #expect(summary.hasPrefix("Built 15 items into 21 pages ("))
         #expect(summary.contains(" s → Site/"))
     }
 

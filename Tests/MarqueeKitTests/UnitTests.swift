@@ -186,3 +186,13 @@ struct LayoutEngineTests {
         #expect(ImageChoice.largest(candidates)?.url == "full")
     }
 }
+
+@Suite("Markdown URLs")
+struct MarkdownURLTests {
+    @Test func refusedLinksBecomeTextAndRefusedImagesDisappear() {
+        let html = MarkdownRenderer.render("[bad](javascript:x) ![img](javascript:y) ![![inner](javascript:a)](javascript:b) [ok](https://e.org)") { url, role in
+            URLPolicy.resolveWeb(url, role: role, base: nil)
+        }
+        #expect(html == "<p>bad   <a href=\"https://e.org\">ok</a></p>\n")
+    }
+}

@@ -20,15 +20,33 @@ public enum MarkdownRenderer {
         return String(cString: html)
     }
 
+    /// Resolves every link and image URL. A link whose URL is refused becomes its plain text;
+    /// a refused image is removed (no `href=""` or `src=""` reaches the page).
     private static func rewriteURLs(in document: OpaquePointer, resolve: (String, URLRole) -> String?) {
-        guard let iterator = cmark_iter_new(document) else { return }
-        defer { cmark_iter_free(iterator) }
-        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
-            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
-            let type = cmark_node_get_type(node)
-            guard type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE, let raw = cmark_node_get_url(node) else { continue }
-            let resolved = resolve(String(cString: raw), type == CMARK_NODE_IMAGE ? .image : .link) ?? ""
-            cmark_node_set_url(node, resolved)
+        var refused: [OpaquePointer] = []
+        if let iterator = cmark_iter_new(document) {
+            while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+                guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+                let type = cmark_node_get_type(node)
+                guard type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE else { continue }
+                let raw = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+                if let resolved = resolve(raw, type == CMARK_NODE_IMAGE ? .image : .link), !resolved.isEmpty {
+                    cmark_node_set_url(node, resolved)
+                } else {
+                    refused.append(node)
+                }
+            }
+            cmark_iter_free(iterator)
+        }
+        // Changed after the walk: the iterator must not see a tree being edited.
+        for node in refused.reversed() {  // innermost first, so no freed node is touched again
+            if cmark_node_get_type(node) == CMARK_NODE_LINK {
+                while let child = cmark_node_first_child(node) {
+                    cmark_node_insert_before(node, child)
+                }
+            }
+            cmark_node_unlink(node)
+            cmark_node_free(node)
         }
     }
 }

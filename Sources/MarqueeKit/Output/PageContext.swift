@@ -8,13 +8,16 @@ struct PageContext {
     var metrics: ThemeMetrics { context.theme.metrics }
 
     func site(root: String) -> [String: Any] {
-        [
+        var values: [String: Any] = [
             "title": context.config.title,
             "description": context.config.description,
             "language": context.config.language,
             "root": root,
             "home": root.isEmpty ? "./" : root,
+            "searchIndex": root + SiteFilesWriter.searchIndexPath,
         ]
+        if context.config.baseURL != nil { values["feed"] = root + AtomFeedWriter.path }
+        return values
     }
 
     func cell(_ item: Item, root: String) -> [String: Any] {

@@ -1,60 +1,119 @@
 import Foundation
 import Mustache
 
-/// Writes the gallery (`index.html`) and one detail page per item (`items/<slug>/index.html`)
-/// with the theme's Mustache templates.
+/// Writes the HTML pages: the gallery split into pages (`index.html`, `page/2/`, …), a listing per
+/// source (`sources/<name>/`) and per author (`by/<name>/`), and one detail page per item
+/// (`items/<slug>/`), with the theme's Mustache templates.
 public struct PageWriter: Plugin {
     public let name = "pages"
 
     public init() {}
 
     public func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {
-        let pages = PageContext(context: context)
-        let renderer = PageRenderer(theme: context.theme, context: context)
+        let renderer = PageRenderer(context: context)
+        let pageSize = context.config.pageSize
+        var home: [String: String] = [:]  // item id → the gallery page that shows it
 
-        let galleryRoot = SiteURL.relativeRoot(fromPage: "index.html")
-        let gallery: [String: Any] = [
-            "site": pages.site(root: galleryRoot),
-            "items": items.map { pages.cell($0, root: galleryRoot) },
-            "expand": context.config.expand.rawValue,
-            "count": items.count,
-        ]
-        try output.add("index.html", text: try renderer.page(
-            "gallery", gallery, title: context.config.title, description: context.config.description, root: galleryRoot))
+        let sources = Self.group(items, by: { $0.source })
+        let authors = Self.group(items, by: { $0.author })
+        let sourceLinks = Self.folders(for: sources.map(\.key), under: "sources")
+        let authorLinks = Self.folders(for: authors.map(\.key), under: "by")
+
+        var listings: [Listing] = [Listing(folder: "", heading: context.config.title, items: items, isGallery: true)]
+        listings += sources.map { Listing(folder: sourceLinks[$0.key]!, heading: $0.key, items: $0.items, isGallery: false) }
+        listings += authors.map { Listing(folder: authorLinks[$0.key]!, heading: "By \($0.key)", items: $0.items, isGallery: false) }
+
+        for listing in listings {
+            let pages = stride(from: 0, to: max(listing.items.count, 1), by: pageSize).map {
+                Array(listing.items[$0..<min($0 + pageSize, listing.items.count)])
+            }
+            for (index, pageItems) in pages.enumerated() {
+                let folder = listing.folder(page: index + 1)
+                if listing.isGallery { for item in pageItems { home[item.id] = folder } }
+                let path = folder + "index.html"
+                let root = SiteURL.relativeRoot(fromPage: path)
+                let navigation: [[String: Any]] = sources.count > 1 ? sources.map { source in
+                    ["name": source.key, "url": root + sourceLinks[source.key]!, "current": listing.folder == sourceLinks[source.key]!]
+                } : []
+                var values = renderer.common(root: root)
+                values["heading"] = listing.heading
+                values["isGallery"] = listing.isGallery
+                values["items"] = pageItems.map { renderer.cell($0, root: root) }
+                values["count"] = listing.items.count
+                values["expand"] = context.config.expand.rawValue
+                values["sources"] = navigation
+                values["pagination"] = Self.pagination(listing, current: index + 1, total: pages.count, root: root)
+                let title = index == 0 ? listing.heading : "\(listing.heading) · page \(index + 1)"
+                try output.add(path, text: try renderer.page(
+                    "gallery", values, path: path,
+                    title: listing.isGallery && index == 0 ? title : "\(title) · \(context.config.title)",
+                    description: context.config.description))
+            }
+        }
 
         for item in items {
             let path = "items/\(item.slug)/index.html"
             let root = SiteURL.relativeRoot(fromPage: path)
-            let values: [String: Any] = ["site": pages.site(root: root), "item": pages.detail(item, root: root)]
+            var values = renderer.common(root: root)
+            var detail = renderer.detail(item, root: root)
+            detail["back"] = root + (home[item.id] ?? "") + "#cell-\(item.slug)"
+            if let author = item.author, let folder = authorLinks[author] { detail["authorURL"] = root + folder }
+            if let folder = sourceLinks[item.source] { detail["sourceURL"] = root + folder }
+            values["item"] = detail
             try output.add(path, text: try renderer.page(
-                "item", values, title: "\(item.title) · \(context.config.title)", description: item.intro, root: root))
+                "item", values, path: path, title: "\(item.title) · \(context.config.title)", description: item.intro,
+                image: ImageChoice.largest(item.images)))
         }
     }
-}
 
-/// Renders a body template and wraps it in the `layout` template.
-struct PageRenderer {
-    let theme: Theme
-    let context: BuildContext
+    struct Listing {
+        /// "" for the gallery, `sources/x/` or `by/x/` otherwise.
+        let folder: String
+        let heading: String
+        let items: [Item]
+        let isGallery: Bool
 
-    func page(_ template: String, _ values: [String: Any], title: String, description: String, root: String) throws(BuildError) -> String {
-        guard let body = theme.templates.render(values, withTemplate: template) else {
-            throw BuildError(file: "Templates/\(template).mustache", "the template is missing.")
-        }
-        let layout: [String: Any] = [
-            "site": values["site"] ?? [:],
-            "title": title,
-            "description": description,
-            "root": root,
-            "content": body,
-            "stylesheet": root + AssetWriter.stylesheetPath,
-            "script": root + AssetWriter.scriptPath,
-            "fontPreload": root + AssetWriter.fontPath(bold: false),
-            "fontPreloadBold": root + AssetWriter.fontPath(bold: true),
+        func folder(page: Int) -> String { page == 1 ? folder : folder + "page/\(page)/" }
+    }
+
+    static func pagination(_ listing: Listing, current: Int, total: Int, root: String) -> [String: Any]? {
+        guard total > 1 else { return nil }
+        func url(_ page: Int) -> String { root + listing.folder(page: page) }
+        var values: [String: Any] = [
+            "pages": (1...total).map { ["number": $0, "url": url($0), "current": $0 == current] },
+            "current": current, "total": total,
         ]
-        guard let page = theme.templates.render(layout, withTemplate: "layout") else {
-            throw BuildError(file: "Templates/layout.mustache", "the template is missing.")
+        if current > 1 { values["previous"] = url(current - 1) }
+        if current < total { values["next"] = url(current + 1) }
+        return values
+    }
+
+    /// Items grouped by a key, groups in order of first appearance; items without a key are left out.
+    static func group(_ items: [Item], by key: (Item) -> String?) -> [(key: String, items: [Item])] {
+        var order: [String] = []
+        var groups: [String: [Item]] = [:]
+        for item in items {
+            guard let value = key(item)?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { continue }
+            if groups[value] == nil { order.append(value) }
+            groups[value, default: []].append(item)
         }
-        return page
+        return order.map { ($0, groups[$0]!) }
+    }
+
+    /// A unique folder (`sources/movies-of-2016/`) for each name.
+    static func folders(for names: [String], under parent: String) -> [String: String] {
+        var taken: Set<String> = []
+        var result: [String: String] = [:]
+        for name in names {
+            let base = Slug.fileName(name)
+            var slug = base
+            var counter = 2
+            while !taken.insert(slug).inserted {
+                slug = "\(base)-\(counter)"
+                counter += 1
+            }
+            result[name] = "\(parent)/\(slug)/"
+        }
+        return result
     }
 }

@@ -10,12 +10,12 @@ import Synchronization
 public struct Theme: Sendable {
     public let metrics: ThemeMetrics
     public let templates: MustacheLibrary
-    /// Files under `Templates/assets/`, keyed by their path (`assets/marquee.js`).
-    public let assets: [String: Data]
+    /// The theme's assets as written into the site, with fingerprinted names.
+    public let assets: ThemeAssets
     public let measurer: TextMeasurer
 
     /// The templates every theme must provide.
-    public static let requiredTemplates = ["layout", "gallery", "cell-basic", "cell-image", "item"]
+    public static let requiredTemplates = ["layout", "gallery", "cell-basic", "cell-image", "item", "404"]
 
     /// Loads the default theme with the site's overrides from `siteRoot/Templates`.
     public static func load(siteRoot: URL, metrics: ThemeMetrics = ThemeMetrics()) throws(BuildError) -> Theme {
@@ -24,7 +24,7 @@ public struct Theme: Sendable {
         for (path, data) in readFolder(overrides) { files[path] = data }
 
         var library = MustacheLibrary()
-        var assets: [String: Data] = [:]
+        var assetFiles: [String: Data] = [:]
         for (path, data) in files {
             if path.hasSuffix(".mustache"), !path.contains("/") {
                 let name = String(path.dropLast(".mustache".count))
@@ -39,7 +39,7 @@ public struct Theme: Sendable {
                     throw BuildError(file: "Templates/\(path)", "cannot parse the template: \(error).")
                 }
             } else if path.hasPrefix("assets/") {
-                assets[path] = data
+                assetFiles[path] = data
             }
         }
         for name in requiredTemplates where library.getTemplate(named: name) == nil {
@@ -50,6 +50,7 @@ public struct Theme: Sendable {
             bold: try FontCache.shared.metrics(for: metrics.boldFont),
             fallback: try FontCache.shared.metrics(for: metrics.fallbackFont),
             fallbackRanges: metrics.fallbackRanges)
+        let assets = try ThemeAssets.make(themeFiles: assetFiles, metrics: metrics)
         return Theme(metrics: metrics, templates: library, assets: assets, measurer: measurer)
     }
 
@@ -81,6 +82,16 @@ public struct Theme: Sendable {
 final class FontCache: Sendable {
     static let shared = FontCache()
     private let cache = Mutex<[String: FontMetrics]>([:])
+    private let files = Mutex<[String: Data]>([:])
+
+    func bytes(of url: URL) throws(BuildError) -> Data {
+        if let known = files.withLock({ $0[url.path] }) { return known }
+        guard let data = try? Data(contentsOf: url) else {
+            throw BuildError(file: url.path, "cannot read the theme's font. Install it with `scripts/setup` (Debian's fonts-dejavu-core and fonts-droid-fallback).")
+        }
+        files.withLock { $0[url.path] = data }
+        return data
+    }
 
     func metrics(for url: URL) throws(BuildError) -> FontMetrics {
         if let known = cache.withLock({ $0[url.path] }) { return known }

@@ -1,16 +1,17 @@
 /// The part of the stylesheet generated from ``ThemeMetrics``, so that CSS and the layout
 /// engine always agree: custom properties, the font faces and one media query per breakpoint.
 public enum ThemeStylesheet {
-    public static func css(for m: ThemeMetrics) -> String {
+    /// The generated CSS; font paths are relative to the stylesheet.
+    public static func css(for m: ThemeMetrics, regularFont: String, boldFont: String, fallbackFont: String) -> String {
         func px(_ value: Double) -> String {
             value == value.rounded() ? "\(Int(value))px" : "\(value)px"
         }
         let ranges = m.fallbackRanges.map { String(format: "U+%04X-%04X", $0.lowerBound, $0.upperBound) }.joined(separator: ", ")
         var css = """
             /* Generated from the theme metrics; the layout engine predicts with the same numbers. */
-            @font-face { font-family: "\(m.fontFamily)"; src: url("fonts/marquee-sans.ttf") format("truetype"); font-weight: 400; font-style: normal; font-display: block; }
-            @font-face { font-family: "\(m.fontFamily)"; src: url("fonts/marquee-sans-bold.ttf") format("truetype"); font-weight: 700; font-style: normal; font-display: block; }
-            @font-face { font-family: "\(m.fontFamily) Fallback"; src: url("fonts/marquee-fallback.ttf") format("truetype"); font-display: block; unicode-range: \(ranges); }
+            @font-face { font-family: "\(m.fontFamily)"; src: url("\(regularFont)") format("truetype"); font-weight: 400; font-style: normal; font-display: block; }
+            @font-face { font-family: "\(m.fontFamily)"; src: url("\(boldFont)") format("truetype"); font-weight: 700; font-style: normal; font-display: block; }
+            @font-face { font-family: "\(m.fontFamily) Fallback"; src: url("\(fallbackFont)") format("truetype"); font-display: block; unicode-range: \(ranges); }
             :root {
               --font: "\(m.fontFamily)", "\(m.fontFamily) Fallback", sans-serif;
               --title-size: \(px(m.titleFontSize)); --title-line: \(px(m.titleLineHeight));

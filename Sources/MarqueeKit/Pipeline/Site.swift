@@ -20,7 +20,7 @@ public struct Site: Sendable {
     }
 
     /// The site described by `ROOT/Content/site.yml`, with the built-in plugins assembled from it:
-    /// one source per `sources:` entry, then markup, normalize, layout, pages and assets.
+    /// one source per `sources:` entry, then markup, normalize, layout, pages, site files, feed and assets.
     ///
     /// Remote feeds are fetched with `fetchOptions` and cached in `ROOT/.marquee-cache/feeds`.
     public static func fromConfig(root: URL, output: URL? = nil, fetchOptions: FeedFetcher.Options = .init()) throws(BuildError) -> Site {
@@ -50,6 +50,6 @@ public struct Site: Sendable {
 
     /// The built-in stages after the sources, in order.
     public static var defaultPlugins: [any Plugin] {
-        [MarkupPlugin(), NormalizePlugin(), LayoutPlugin(), PageWriter(), AssetWriter()]
+        [MarkupPlugin(), NormalizePlugin(), LayoutPlugin(), PageWriter(), SiteFilesWriter(), AtomFeedWriter(), AssetWriter()]
     }
 }

@@ -106,7 +106,8 @@ public struct SiteBuilder: Sendable {
 
     static func isBuiltIn(_ plugin: any Plugin) -> Bool {
         plugin is MovieListSource || plugin is FeedSource || plugin is MarkupPlugin || plugin is NormalizePlugin
-            || plugin is LayoutPlugin || plugin is PageWriter || plugin is AssetWriter
+            || plugin is LayoutPlugin || plugin is PageWriter || plugin is AssetWriter || plugin is SiteFilesWriter
+            || plugin is AtomFeedWriter
     }
 
     /// Refuses output folders that would replace the site's own inputs.

@@ -28,6 +28,13 @@ public struct SiteConfig: Sendable {
     /// The longest intro, in characters, before it is cut with "…".
     public var introLength: Int
     public var sources: [SourceConfig]
+    /// Where the site will live, such as `https://user.github.io/gallery/` (always ending in `/`).
+    /// Needed for absolute URLs: canonical links, OpenGraph, `sitemap.xml`, `feed.xml`.
+    public var baseURL: URL?
+    /// Cells per gallery page.
+    public var pageSize: Int = 50
+    /// Where `marquee deploy` publishes.
+    public var deploy: DeployConfig?
     /// The file the configuration was read from, for error messages.
     public var file: String
 
@@ -44,6 +51,17 @@ public struct SiteConfig: Sendable {
         self.introLength = introLength
         self.sources = sources
         self.file = file
+    }
+}
+
+/// The config's `deploy:` section: a git remote and branch (the GitHub Pages way).
+public struct DeployConfig: Sendable, Equatable {
+    public var git: String
+    public var branch: String
+
+    public init(git: String, branch: String = "gh-pages") {
+        self.git = git
+        self.branch = branch
     }
 }
 
@@ -72,7 +90,9 @@ public struct SourceConfig: Sendable {
 }
 
 extension SiteConfig {
-    static let allowedKeys = ["title", "description", "language", "expand", "title_fallback", "intro_length", "sources"]
+    static let allowedKeys = [
+        "title", "description", "language", "base_url", "expand", "page_size", "title_fallback", "intro_length", "sources", "deploy",
+    ]
     static let allowedSourceKeys = ["type", "path", "url", "name", "limit"]
     /// The source types the built-in plugins read.
     public static let sourceTypes = ["movies", "feed"]
@@ -119,6 +139,17 @@ extension SiteConfig {
             }
             config.expand = mode
         }
+        if let base = top["base_url"] {
+            config.baseURL = try normalizedBaseURL(base.string(), node: base)
+        }
+        config.pageSize = try top["page_size"]?.int(in: 1...10_000) ?? config.pageSize
+        if let deploy = top["deploy"] {
+            let fields = try deploy.mapping(allowed: ["git", "branch"])
+            guard let git = try fields["git"]?.string(), !git.isEmpty else {
+                throw deploy.error("`deploy:` needs `git:` (a remote URL or path) and optionally `branch:` (default gh-pages).")
+            }
+            config.deploy = DeployConfig(git: git, branch: try fields["branch"]?.string() ?? "gh-pages")
+        }
         config.titleFallback = try top["title_fallback"]?.string() ?? config.titleFallback
         config.introLength = try top["intro_length"]?.int(in: 20...5000) ?? config.introLength
         guard let sources = top["sources"] else {
@@ -153,6 +184,17 @@ extension SiteConfig {
             config.sources.append(source)
         }
         return config
+    }
+
+    /// An http(s) URL ending in `/`.
+    static func normalizedBaseURL(_ text: String, node: ConfigNode?) throws(BuildError) -> URL {
+        var text = text.trimmingCharacters(in: .whitespaces)
+        if !text.hasSuffix("/") { text += "/" }
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+            let message = "\"\(text)\" is not an http(s) URL; write the address the site will have, such as https://user.github.io/gallery/."
+            throw node?.error(message) ?? BuildError(message)
+        }
+        return url
     }
 
     private static func yamlError(_ error: YamlError, file: String) -> BuildError {

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Writes `feed.xml`, an Atom feed of the gallery's newest items, when the site has a `base_url`
+/// (Atom needs absolute URLs). Its dates come from the items, so an unchanged site writes an
+/// unchanged feed.
+public struct AtomFeedWriter: Plugin {
+    public let name = "atom-feed"
+    static let path = "feed.xml"
+    /// Entries in the feed.
+    public var limit = 50
+
+    public init() {}
+
+    public func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {
+        guard let base = context.config.baseURL?.absoluteString else { return }
+        let entries = FeedParser.newestFirst(items, limit: limit)
+        let fallbackDate = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01, for undated sites
+        let updated = entries.compactMap(\.date).max() ?? fallbackDate
+        func stamp(_ date: Date) -> String { PageContext.isoDate.string(from: date) }
+        var xml = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <feed xmlns="http://www.w3.org/2005/Atom">
+              <title>\(HTMLEscape.text(context.config.title))</title>
+              <id>\(HTMLEscape.text(base))</id>
+              <link rel="alternate" type="text/html" href="\(HTMLEscape.attribute(base))"/>
+              <link rel="self" type="application/atom+xml" href="\(HTMLEscape.attribute(base + Self.path))"/>
+              <updated>\(stamp(updated))</updated>
+              <author><name>\(HTMLEscape.text(context.config.title))</name></author>
+
+            """
+        for item in entries {
+            let url = base + "items/\(item.slug)/"
+            let content = item.bodyHTML.replacingOccurrences(of: SiteURL.rootMarker, with: base)
+            xml += """
+                  <entry>
+                    <title>\(HTMLEscape.text(item.title))</title>
+                    <id>\(HTMLEscape.text(url))</id>
+                    <link rel="alternate" type="text/html" href="\(HTMLEscape.attribute(url))"/>
+                    <updated>\(stamp(item.date ?? updated))</updated>
+                \(item.author.map { "    <author><name>\(HTMLEscape.text($0))</name></author>\n" } ?? "")\
+                    <summary>\(HTMLEscape.text(item.intro))</summary>
+                    <content type="html">\(HTMLEscape.text(content))</content>
+                  </entry>
+
+                """
+        }
+        try output.add(Self.path, text: xml + "</feed>\n")
+    }
+}

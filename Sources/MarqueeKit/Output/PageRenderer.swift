@@ -1,0 +1,73 @@
+import Foundation
+import Mustache
+
+/// Renders a body template, wraps it in the `layout` template, and builds the values both see.
+struct PageRenderer {
+    let context: BuildContext
+    let values: PageContext
+
+    init(context: BuildContext) {
+        self.context = context
+        self.values = PageContext(context: context)
+    }
+
+    var theme: Theme { context.theme }
+
+    /// Values every page's body template sees.
+    func common(root: String) -> [String: Any] {
+        ["site": values.site(root: root)]
+    }
+
+    func cell(_ item: Item, root: String) -> [String: Any] { values.cell(item, root: root) }
+    func detail(_ item: Item, root: String) -> [String: Any] { values.detail(item, root: root) }
+
+    /// The absolute URL of a page (its folder for `index.html`), when the site has a `base_url`.
+    func absoluteURL(ofPage path: String) -> String? {
+        guard let base = context.config.baseURL?.absoluteString else { return nil }
+        return base + (path.hasSuffix("index.html") ? String(path.dropLast("index.html".count)) : path)
+    }
+
+    /// The absolute URL of an image, for OpenGraph.
+    func absoluteURL(ofImage image: ImageCandidate) -> String? {
+        if URLPolicy.scheme(of: image.url) != nil { return image.url }
+        return context.config.baseURL.map { $0.absoluteString + image.url }
+    }
+
+    func page(
+        _ template: String, _ bodyValues: [String: Any], path: String, title: String, description: String,
+        image: ImageCandidate? = nil, root explicitRoot: String? = nil
+    ) throws(BuildError) -> String {
+        let root = explicitRoot ?? SiteURL.relativeRoot(fromPage: path)
+        guard let body = theme.templates.render(bodyValues, withTemplate: template) else {
+            throw BuildError(file: "Templates/\(template).mustache", "the template is missing.")
+        }
+        let assets = theme.assets
+        var layout: [String: Any] = [
+            "site": bodyValues["site"] ?? values.site(root: root),
+            "title": title,
+            "description": TextTruncation.truncate(description, to: 300),
+            "root": root,
+            "content": body,
+            "stylesheet": root + assets.stylesheet,
+            "script": root + assets.script,
+            "filterScript": root + assets.filterScript,
+            "fontPreload": root + assets.regularFont,
+            "fontPreloadBold": root + assets.boldFont,
+        ]
+        if let canonical = absoluteURL(ofPage: path) {
+            layout["canonical"] = canonical
+            var og: [String: Any] = ["url": canonical, "type": template == "item" ? "article" : "website", "title": title, "description": description]
+            if let image, let imageURL = absoluteURL(ofImage: image) {
+                og["image"] = imageURL
+                og["card"] = "summary_large_image"
+            } else {
+                og["card"] = "summary"
+            }
+            layout["og"] = og
+        }
+        guard let page = theme.templates.render(layout, withTemplate: "layout") else {
+            throw BuildError(file: "Templates/layout.mustache", "the template is missing.")
+        }
+        return page
+    }
+}

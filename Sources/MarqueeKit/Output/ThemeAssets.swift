@@ -1,0 +1,50 @@
+import Foundation
+
+/// The theme's files as they go into the site, with content hashes in their names
+/// (`assets/marquee.3f9c2a1b.css`) so hosts can cache them forever.
+public struct ThemeAssets: Sendable {
+    /// Path inside the site → contents.
+    public let files: [String: Data]
+    /// Paths inside the site of the files pages link to.
+    public let stylesheet: String
+    public let script: String
+    public let filterScript: String
+    public let regularFont: String
+    public let boldFont: String
+
+    /// Fingerprints the theme's assets. `themeFiles` are the files under `Templates/assets/`.
+    static func make(themeFiles: [String: Data], metrics: ThemeMetrics) throws(BuildError) -> ThemeAssets {
+        var files: [String: Data] = [:]
+        func add(_ logicalPath: String, _ data: Data) -> String {
+            let path = fingerprinted(logicalPath, data)
+            files[path] = data
+            return path
+        }
+        let regular = add("assets/fonts/marquee-sans.ttf", try FontCache.shared.bytes(of: metrics.regularFont))
+        let bold = add("assets/fonts/marquee-sans-bold.ttf", try FontCache.shared.bytes(of: metrics.boldFont))
+        let fallback = add("assets/fonts/marquee-fallback.ttf", try FontCache.shared.bytes(of: metrics.fallbackFont))
+        if let license = try? Data(contentsOf: metrics.fontLicense) { files["assets/fonts/LICENSE.txt"] = license }
+        if let license = try? Data(contentsOf: metrics.fallbackFontLicense) { files["assets/fonts/LICENSE-fallback.txt"] = license }
+
+        // Font URLs in the stylesheet are relative to the stylesheet's folder (assets/).
+        func relative(_ path: String) -> String { String(path.dropFirst("assets/".count)) }
+        let generated = ThemeStylesheet.css(
+            for: metrics, regularFont: relative(regular), boldFont: relative(bold), fallbackFont: relative(fallback))
+        let themeCSS = themeFiles["assets/marquee.css"].map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let stylesheet = add("assets/marquee.css", Data((generated + "\n" + themeCSS).utf8))
+        let script = add("assets/marquee.js", themeFiles["assets/marquee.js"] ?? Data())
+        let filterScript = add("assets/filter.js", themeFiles["assets/filter.js"] ?? Data())
+        for (path, data) in themeFiles where !["assets/marquee.css", "assets/marquee.js", "assets/filter.js"].contains(path) {
+            files[path] = data
+        }
+        return ThemeAssets(
+            files: files, stylesheet: stylesheet, script: script, filterScript: filterScript, regularFont: regular, boldFont: bold)
+    }
+
+    /// `assets/marquee.css` → `assets/marquee.1a2b3c4d.css`
+    static func fingerprinted(_ path: String, _ data: Data) -> String {
+        let hash = StableHash.hex(bytes: data).prefix(8)
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return "\(path).\(hash)" }
+        return "\(path[..<dot]).\(hash)\(path[dot...])"
+    }
+}
