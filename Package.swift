@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C libraries from Debian: libcmark-dev (Markdown) and libgumbo-dev (HTML5 parsing).
@@ -36,16 +38,25 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             plugins: ["EmbedThemePlugin"]),
+        // `marquee serve`: the preview server with live reload, and `marquee deploy`.
+        .target(
+            name: "MarqueeServer",
+            dependencies: [
+                "MarqueeKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         .executableTarget(
             name: "marquee",
             dependencies: [
-                "MarqueeKit",
+                "MarqueeKit", "MarqueeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(
             name: "MarqueeKitTests",
             dependencies: [
-                "MarqueeKit",
+                "MarqueeKit", "MarqueeServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // A real HTTP server on 127.0.0.1 for the fetching tests.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -17,6 +17,9 @@ struct Build: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Where to write the site (default: ROOT/Site).", valueName: "dir"))
     var output: String?
 
+    @Option(help: ArgumentHelp("The site's address, overriding base_url in the config.", valueName: "url"))
+    var baseURL: String?
+
     @Flag(help: "Use cached copies of remote feeds; make no network requests.")
     var offline = false
 
@@ -33,11 +36,13 @@ struct Build: AsyncParsableCommand {
             var fetchOptions = FeedFetcher.Options()
             fetchOptions.offline = offline
             fetchOptions.timeout = .seconds(max(1, feedTimeout))
-            let site = try Site.fromConfig(root: rootURL, output: outputURL, fetchOptions: fetchOptions)
+            // Site.fromConfig checks the address and explains a bad one.
+            let base = baseURL.map { URL(string: $0) ?? URL(fileURLWithPath: $0) }
+            let site = try Site.fromConfig(root: rootURL, output: outputURL, baseURL: base, fetchOptions: fetchOptions)
             let report = try await SiteBuilder(site: site, progress: { printError($0) }).build()
             if !quiet { print(report.summary(relativeTo: rootURL)) }
         } catch {
-            printError(error.description)
+            printError("\(error)")
             throw ExitCode(1)
         }
     }

@@ -13,8 +13,13 @@ struct Marquee: AsyncParsableCommand {
             into Site/, replacing the previous build only when the new one is complete.
             """,
         version: "0.1.0",
-        subcommands: [Build.self],
+        subcommands: [Init.self, Build.self, Serve.self, Deploy.self],
         defaultSubcommand: nil)
+}
+
+/// Writes one line to standard output at once (no buffering, so it shows while serving).
+func printNow(_ message: String) {
+    FileHandle.standardOutput.write(Data((message + "\n").utf8))
 }
 
 /// Writes one line to standard error.

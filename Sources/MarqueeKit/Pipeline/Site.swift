@@ -23,10 +23,14 @@ public struct Site: Sendable {
     /// one source per `sources:` entry, then markup, normalize, layout, pages, site files, feed and assets.
     ///
     /// Remote feeds are fetched with `fetchOptions` and cached in `ROOT/.marquee-cache/feeds`.
-    public static func fromConfig(root: URL, output: URL? = nil, fetchOptions: FeedFetcher.Options = .init()) throws(BuildError) -> Site {
+    /// `baseURL`, when given, replaces the config's `base_url`.
+    public static func fromConfig(
+        root: URL, output: URL? = nil, baseURL: URL? = nil, fetchOptions: FeedFetcher.Options = .init()
+    ) throws(BuildError) -> Site {
         let root = root.standardizedFileURL
         let configFile = root.appending(path: "Content/site.yml")
-        let config = try SiteConfig.load(from: configFile, displayName: configFile.path.hasPrefix(FileManager.default.currentDirectoryPath + "/Content/") ? "Content/site.yml" : configFile.path)
+        var config = try SiteConfig.load(from: configFile, displayName: configFile.path.hasPrefix(FileManager.default.currentDirectoryPath + "/Content/") ? "Content/site.yml" : configFile.path)
+        if let baseURL { config.baseURL = try SiteConfig.normalizedBaseURL(baseURL.absoluteString, node: nil) }
         let theme = try Theme.load(siteRoot: root)
         let content = root.appending(path: "Content")
         var plugins: [any Plugin] = []

@@ -1,0 +1,167 @@
+import Foundation
+import Hummingbird
+import Logging
+import MarqueeKit
+import NIOCore
+import ServiceLifecycle
+
+/// `marquee serve`: builds the site into a preview folder, serves it on loopback with
+/// Hummingbird, rebuilds when `Content/` or `Templates/` change, and tells open tabs to reload
+/// (server-sent events on `/_marquee/events`).
+public final class PreviewServer: Sendable {
+    public let root: URL
+    public let host: String
+    public let port: Int
+    /// Where the preview is built (never the real output folder: pages carry the reload script).
+    public let previewFolder: URL
+    private let hub = ReloadHub()
+    private let log: @Sendable (String) -> Void
+
+    public init(root: URL, host: String = "127.0.0.1", port: Int = 8000, log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.root = root.standardizedFileURL
+        self.host = host
+        self.port = port
+        self.previewFolder = self.root.appending(path: ".marquee-cache/preview")
+        self.log = log
+    }
+
+    /// Builds once, then serves until the task is cancelled or the process gets SIGINT/SIGTERM.
+    /// `onReady` receives the port actually bound (useful with port 0).
+    public func run(onReady: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        let address = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/"
+        _ = await rebuild(baseURL: URL(string: address))
+        let files = StaticFiles(root: previewFolder)
+        let router = Router()
+        let hub = self.hub
+        router.get("/_marquee/events") { _, _ -> Response in
+            let stream = await hub.subscribe()
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+                body: ResponseBody { writer in
+                    for await chunk in stream { try await writer.write(ByteBuffer(string: chunk)) }
+                    try await writer.finish(nil)
+                })
+        }
+        router.get("/_marquee/reload.js") { _, _ -> Response in
+            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-store"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: LiveReloadPlugin.script)))
+        }
+        let serveFile: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
+            Self.respond(to: request, files: files)
+        }
+        router.get("/", use: serveFile)
+        router.get("**", use: serveFile)
+        router.head("**", use: serveFile)
+
+        var logger = Logger(label: "marquee.serve")
+        logger.logLevel = .critical
+        let watcher = WatchService(server: self)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "marquee"),
+            services: [watcher],
+            onServerRunning: { channel in onReady(channel.localAddress?.port ?? 0) },
+            logger: logger)
+        do {
+            try await app.runService()
+        } catch {
+            await hub.finishAll()
+            if "\(error)".contains("Address already in use") || "\(error)".contains("errno: 98") {
+                throw BuildError("port \(port) on \(host) is already in use; stop the other server or pass --port with another number.")
+            }
+            throw error
+        }
+        await hub.finishAll()
+    }
+
+    /// Builds the preview; reports to the terminal and to the open tabs. Returns true on success.
+    @discardableResult
+    func rebuild(baseURL: URL?) async -> Bool {
+        do {
+            var site = try Site.fromConfig(root: root, output: previewFolder, baseURL: baseURL)
+            site.plugins.append(LiveReloadPlugin())
+            let report = try await SiteBuilder(site: site, progress: log).build()
+            log(report.summary(relativeTo: root))
+            await hub.buildSucceeded()
+            return true
+        } catch {
+            log("\(error)")
+            await hub.buildFailed("\(error)")
+            return false
+        }
+    }
+
+    var baseURL: URL? { URL(string: "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/") }
+
+    static func respond(to request: Request, files: StaticFiles) -> Response {
+        let rawPath = request.head.path ?? "/"
+        switch files.lookup(rawPath) {
+        case .redirect(let location):
+            return Response(status: .movedPermanently, headers: [.location: location])
+        case .file(let file):
+            guard let data = try? Data(contentsOf: file) else { return notFound(files) }
+            let etag = "\"\(StableHash.hex(bytes: data))\""
+            var headers: HTTPFields = [.eTag: etag, .cacheControl: "no-cache", .contentType: contentType(of: file)]
+            if request.headers[.ifNoneMatch] == etag {
+                return Response(status: .notModified, headers: headers)
+            }
+            headers[.contentLength] = String(data.count)
+            return Response(status: .ok, headers: headers, body: request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        case .notFound:
+            return notFound(files)
+        }
+    }
+
+    /// The site's own 404 page when it has one.
+    static func notFound(_ files: StaticFiles) -> Response {
+        let page = files.root.appending(path: "404.html")
+        let data = (try? Data(contentsOf: page)) ?? Data("<!doctype html><title>Not found</title><p>Not found.</p><script src=\"\(LiveReloadPlugin.scriptPath)\"></script>".utf8)
+        return Response(status: .notFound, headers: [.contentType: "text/html; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func contentType(of file: URL) -> String {
+        let ext = file.pathExtension.lowercased()
+        let type = MediaType.getMediaType(forExtension: ext).map { "\($0)" } ?? "application/octet-stream"
+        let textual = ["html", "css", "js", "json", "xml", "txt", "svg"].contains(ext)
+        return textual && !type.contains("charset") ? type + "; charset=utf-8" : type
+    }
+}
+
+/// Polls `Content/` and `Templates/` for changes and rebuilds (polling needs no platform API and
+/// costs little for a site's inputs).
+struct WatchService: Service {
+    let server: PreviewServer
+    var interval: Duration = .milliseconds(300)
+
+    func run() async throws {
+        let server = self.server, interval = self.interval
+        try await cancelWhenGracefulShutdown {
+            var last = SourceFingerprint(root: server.root)
+            while !Task.isCancelled {
+                try await Task.sleep(for: interval)
+                let now = SourceFingerprint(root: server.root)
+                if now != last {
+                    last = now
+                    await server.rebuild(baseURL: server.baseURL)
+                }
+            }
+        }
+    }
+}
+
+/// Paths, sizes and modification times of a site's inputs.
+struct SourceFingerprint: Equatable {
+    var entries: [String: String] = [:]
+
+    init(root: URL) {
+        for folder in ["Content", "Templates"] {
+            let base = root.appending(path: folder)
+            guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.contentModificationDateKey, .fileSizeKey]) else { continue }
+            for case let file as URL in walker {
+                let values = try? file.resourceValues(forKeys: [.contentModificationDateKey, .fileSizeKey])
+                entries[file.path] = "\(values?.contentModificationDate?.timeIntervalSince1970 ?? 0):\(values?.fileSize ?? -1)"
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import MarqueeKit
+
+@Suite("marquee init and deploy")
+struct DeployAndInitTests {
+    func git(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "git \(arguments)")
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func initScaffoldsASiteThatBuildsAndRefusesToOverwrite() async throws {
+        let root = try TestSupport.temporaryFolder().appending(path: "new")
+        let written = try SiteScaffold.create(in: root)
+        #expect(written.contains("Content/site.yml"))
+        #expect(written.contains("Templates/gallery.mustache"))
+        let report = try await TestSupport.build(root)
+        #expect(report.items == 5)
+        #expect(report.warnings.isEmpty)
+        #expect(throws: BuildError.self) { try SiteScaffold.create(in: root) }
+        #expect(try SiteScaffold.create(in: root, force: true).count == written.count)
+    }
+
+    @Test func deployPushesTheSiteAsOneCommitToTheBranch() async throws {
+        let folder = try TestSupport.temporaryFolder()
+        let remote = folder.appending(path: "remote.git")
+        _ = try git(["init", "-q", "--bare", remote.path])
+        let root = folder.appending(path: "site")
+        try SiteScaffold.create(in: root)
+        let config = root.appending(path: "Content/site.yml")
+        try (String(contentsOf: config, encoding: .utf8) + "deploy:\n  git: ../remote.git\n  branch: gh-pages\n")
+            .write(to: config, atomically: true, encoding: .utf8)
+
+        for round in 1...2 {
+            let (_, commit, _) = try await GitDeployer.buildAndPublish(root: root, message: "Deploy round \(round)")
+            let site = try Site.fromConfig(root: root)
+            let tree = try git(["--git-dir", remote.path, "ls-tree", "-r", "--name-only", "gh-pages"]).split(separator: "\n").map(String.init)
+            #expect(tree.contains("index.html"))
+            #expect(tree.contains(".nojekyll"))
+            #expect(tree.contains("404.html"))
+            #expect(tree.contains { $0.hasPrefix("items/") })
+            #expect(Set(tree) == Set(TestSupport.snapshot(site.output).keys))
+            let log = try git(["--git-dir", remote.path, "log", "--format=%H %s", "gh-pages"]).split(separator: "\n")
+            #expect(log == ["\(commit) Deploy round \(round)"])
+        }
+    }
+
+    @Test func aFailedBuildPushesNothing() async throws {
+        let folder = try TestSupport.temporaryFolder()
+        let remote = folder.appending(path: "remote.git")
+        _ = try git(["init", "-q", "--bare", remote.path])
+        let root = folder.appending(path: "site")
+        try SiteScaffold.create(in: root)
+        let config = root.appending(path: "Content/site.yml")
+        try (String(contentsOf: config, encoding: .utf8) + "deploy:\n  git: \(remote.path)\n").write(to: config, atomically: true, encoding: .utf8)
+        try "{broken".write(to: root.appending(path: "Content/movies.json"), atomically: true, encoding: .utf8)
+        await #expect(throws: BuildError.self) { try await GitDeployer.buildAndPublish(root: root) }
+        #expect(try git(["--git-dir", remote.path, "branch", "--list"]).isEmpty)
+    }
+}

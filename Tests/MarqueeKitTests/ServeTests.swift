@@ -1,0 +1,143 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import Testing
+@testable import MarqueeKit
+@testable import MarqueeServer
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `marquee serve` over real HTTP on loopback.
+@Suite("Preview server", .serialized, .timeLimit(.minutes(1)))
+struct ServeTests {
+    /// Starts a preview server for a new scaffolded site; returns the site root, port and task.
+    func start() async throws -> (URL, Int, Task<Void, any Error>) {
+        let root = try TestSupport.temporaryFolder().appending(path: "site")
+        try SiteScaffold.create(in: root)
+        let server = PreviewServer(root: root, port: 0)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let task = Task { try await server.run { continuation.yield($0) } }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        return (root, port, task)
+    }
+
+    /// Sends a request exactly as written (no client-side path normalization) and returns the
+    /// status code.
+    func rawStatus(port: Int, target: String) throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(connected == 0)
+        let request = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        _ = request.withCString { send(fd, $0, strlen($0), 0) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(fd, &buffer, buffer.count, 0)
+        let head = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+        return Int(head.split(separator: " ").dropFirst().first ?? "") ?? -1
+    }
+
+    func get(_ client: HTTPClient, _ url: String, headers: [(String, String)] = []) async throws -> (HTTPClientResponse, String) {
+        var request = HTTPClientRequest(url: url)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await client.execute(request, timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 10 << 20)
+        return (response, String(buffer: body))
+    }
+
+    @Test func servesPagesAssetsMissesAndValidators() async throws {
+        let (root, port, task) = try await start()
+        defer { task.cancel() }
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        try await check(root: root, port: port, client: client)
+        try await client.shutdown()
+    }
+
+    func check(root: URL, port: Int, client: HTTPClient) async throws {
+        let base = "http://127.0.0.1:\(port)"
+
+        let (home, html) = try await get(client, base + "/")
+        #expect(home.status == .ok)
+        #expect(home.headers.first(name: "Content-Type") == "text/html; charset=utf-8")
+        #expect(html.contains("<script src=\"/_marquee/reload.js\"></script>"))
+        let stylesheet = try #require(html.firstMatch(of: /href="(assets\/marquee\.[0-9a-f]+\.css)"/)).output.1
+        let (css, _) = try await get(client, "\(base)/\(stylesheet)")
+        #expect(css.headers.first(name: "Content-Type")?.hasPrefix("text/css") == true)
+
+        let (folder, _) = try await get(client, base + "/items")
+        #expect(folder.status == .movedPermanently)
+        #expect(folder.headers.first(name: "Location") == "/items/")
+        let (missing, notFoundPage) = try await get(client, base + "/nothing/here")
+        #expect(missing.status == .notFound)
+        #expect(notFoundPage.contains("Page not found"))
+
+        let etag = try #require(home.headers.first(name: "ETag"))
+        let (again, _) = try await get(client, base + "/", headers: [("If-None-Match", etag)])
+        #expect(again.status == .notModified)
+
+        // Nothing outside the preview folder can be read.
+        let secret = root.appending(path: ".marquee-cache/preview/leak")
+        try FileManager.default.createSymbolicLink(atPath: secret.path, withDestinationPath: root.appending(path: "Content/site.yml").path)
+        for target in ["/../Content/site.yml", "/%2e%2e/%2e%2e/Content/site.yml", "/items/..%2f..%2fContent/site.yml", "//etc/passwd", "/leak", "/%00index.html", "/items/%5c..%5c..%5cContent"] {
+            #expect(try rawStatus(port: port, target: target) == 404, "\(target)")
+        }
+        // The preview never writes the real output folder.
+        #expect(!FileManager.default.fileExists(atPath: root.appending(path: "Site").path))
+    }
+
+    @Test func editsRebuildAndReloadAndBrokenEditsShowAnError() async throws {
+        let (root, port, task) = try await start()
+        defer { task.cancel() }
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        try await watch(root: root, port: port, client: client)
+        try await client.shutdown()
+    }
+
+    func watch(root: URL, port: Int, client: HTTPClient) async throws {
+        let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/_marquee/events"), timeout: .seconds(30))
+        #expect(response.headers.first(name: "Content-Type") == "text/event-stream")
+        var events = response.body.makeAsyncIterator()
+
+        func next(_ name: String) async throws -> String {
+            var text = ""
+            while !text.contains("event: \(name)\n") {
+                guard let chunk = try await events.next() else { throw CancellationError() }
+                text += String(buffer: chunk)
+            }
+            return text
+        }
+        _ = try await events.next()  // ": connected"
+        try await Task.sleep(for: .milliseconds(400))  // let the watcher take its first fingerprint
+
+        let movies = root.appending(path: "Content/movies.json")
+        let original = try String(contentsOf: movies, encoding: .utf8)
+        try original.replacingOccurrences(of: "Your First Movie", with: "Edited Title").write(to: movies, atomically: true, encoding: .utf8)
+        _ = try await next("reload")
+        let page = try String(contentsOf: root.appending(path: ".marquee-cache/preview/index.html"), encoding: .utf8)
+        #expect(page.contains("Edited Title"))
+
+        try "{\"movies\": [,]}".write(to: movies, atomically: true, encoding: .utf8)
+        let failure = try await next("failure")
+        #expect(failure.contains("Content/movies.json:1:13"))
+
+        try original.write(to: movies, atomically: true, encoding: .utf8)
+        _ = try await next("reload")
+    }
+
+    @Test func aBusyPortIsAClearError() async throws {
+        let (root, port, task) = try await start()
+        defer { task.cancel() }
+        let second = PreviewServer(root: root, port: port)
+        await #expect { try await second.run() } throws: { error in
+            "\(error)".contains("port \(port) on 127.0.0.1 is already in use")
+        }
+    }
+}
