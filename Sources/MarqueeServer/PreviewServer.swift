@@ -25,7 +25,7 @@ public final class PreviewServer: Sendable {
         self.log = log
     }
 
-    /// Builds once, then serves until the task is cancelled or the process gets SIGINT/SIGTERM.
+    /// Builds once, then serves until the task running it is cancelled.
     /// `onReady` receives the port actually bound (useful with port 0).
     public func run(onReady: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let address = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/"
@@ -55,7 +55,7 @@ public final class PreviewServer: Sendable {
         router.head("**", use: serveFile)
 
         var logger = Logger(label: "marquee.serve")
-        logger.logLevel = .critical
+        logger.logLevel = ProcessInfo.processInfo.environment["MARQUEE_SERVER_LOG"] == "debug" ? .debug : .critical
         let watcher = WatchService(server: self)
         let app = Application(
             router: router,
@@ -64,7 +64,8 @@ public final class PreviewServer: Sendable {
             onServerRunning: { channel in onReady(channel.localAddress?.port ?? 0) },
             logger: logger)
         do {
-            try await app.runService()
+            // Signals are handled by the caller (the CLI cancels this task on Ctrl-C).
+            try await app.runService(gracefulShutdownSignals: [])
         } catch {
             await hub.finishAll()
             if "\(error)".contains("Address already in use") || "\(error)".contains("errno: 98") {
@@ -90,6 +91,16 @@ public final class PreviewServer: Sendable {
             await hub.buildFailed("\(error)")
             return false
         }
+    }
+
+    /// Ends every open event stream, so that a graceful shutdown need not wait for open tabs.
+    func closeEventStreams() async {
+        await hub.finishAll()
+    }
+
+    /// A comment line to every open tab, so connections of closed tabs are noticed and dropped.
+    func pingEventStreams() async {
+        await hub.ping()
     }
 
     var baseURL: URL? { URL(string: "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/") }
@@ -136,10 +147,13 @@ struct WatchService: Service {
 
     func run() async throws {
         let server = self.server, interval = self.interval
-        try await cancelWhenGracefulShutdown {
+        try? await cancelWhenGracefulShutdown {
             var last = SourceFingerprint(root: server.root)
+            var ticks = 0
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
+                ticks += 1
+                if ticks % 50 == 0 { await server.pingEventStreams() }
                 let now = SourceFingerprint(root: server.root)
                 if now != last {
                     last = now
@@ -147,6 +161,8 @@ struct WatchService: Service {
                 }
             }
         }
+        // Ctrl-C: end the open event streams, or the server would wait for those tabs forever.
+        await server.closeEventStreams()
     }
 }
 

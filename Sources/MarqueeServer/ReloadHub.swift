@@ -29,6 +29,10 @@ actor ReloadHub {
 
     var subscriberCount: Int { subscribers.count }
 
+    func ping() {
+        send(": ping\n\n")
+    }
+
     func finishAll() {
         for continuation in subscribers.values { continuation.finish() }
         subscribers.removeAll()

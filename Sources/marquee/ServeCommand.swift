@@ -25,10 +25,24 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let rootURL = URL(fileURLWithPath: root).standardizedFileURL
         let server = PreviewServer(root: rootURL, host: host, port: port, log: { printError($0) })
-        do {
+        let host = self.host
+        let serving = Task {
             try await server.run { port in
                 printNow("Serving \(rootURL.lastPathComponent) on http://\(host):\(port)/ — Ctrl-C to stop")
             }
+        }
+        // Ctrl-C and SIGTERM cancel the server, which closes its connections and returns.
+        let signals = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)  // the dispatch source, not the default action, handles it
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { serving.cancel() }
+            source.resume()
+            return source
+        }
+        defer { signals.forEach { $0.cancel() } }
+        do {
+            try await serving.value
+        } catch is CancellationError {
         } catch let error as BuildError {
             printError(error.description)
             throw ExitCode(1)
