@@ -7,8 +7,10 @@ public struct LiveReloadPlugin: Plugin {
     public let name = "live-reload"
     static let scriptPath = "/_marquee/reload.js"
 
+    /// Creates the plugin with its default settings.
     public init() {}
 
+    /// Leaves the file as it is.
     public func postProcess(_ file: inout OutputFile, in context: BuildContext) throws {
         guard file.isPage else { return }
         let tag = "<script src=\"\(Self.scriptPath)\"></script>\n"

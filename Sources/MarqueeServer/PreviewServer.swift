@@ -9,14 +9,18 @@ import ServiceLifecycle
 /// Hummingbird, rebuilds when `Content/` or `Templates/` change, and tells open tabs to reload
 /// (server-sent events on `/_marquee/events`).
 public final class PreviewServer: Sendable {
+    /// The site folder.
     public let root: URL
+    /// The address listened on.
     public let host: String
+    /// The port asked for (0: any free port, reported to `onReady`).
     public let port: Int
     /// Where the preview is built (never the real output folder: pages carry the reload script).
     public let previewFolder: URL
     private let hub = ReloadHub()
     private let log: @Sendable (String) -> Void
 
+    /// Creates a server; `log` receives build summaries and errors.
     public init(root: URL, host: String = "127.0.0.1", port: Int = 8000, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.root = root.standardizedFileURL
         self.host = host

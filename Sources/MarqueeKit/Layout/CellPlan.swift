@@ -5,6 +5,7 @@ public enum CellTemplate: String, Sendable, Equatable {
 
 /// How the gallery shows one item: the layout engine's decision, written into the HTML.
 public struct CellPlan: Sendable, Equatable {
+    /// The template the cell uses.
     public var template: CellTemplate
     /// One entry per theme breakpoint, in the theme's order.
     public var breakpoints: [BreakpointPlan]
@@ -12,6 +13,7 @@ public struct CellPlan: Sendable, Equatable {
     /// them, so their widths, and the line counts, are estimates.
     public var isEstimated: Bool
 
+    /// Creates a plan from its parts.
     public init(template: CellTemplate, breakpoints: [BreakpointPlan], isEstimated: Bool = false) {
         self.template = template
         self.breakpoints = breakpoints
@@ -24,7 +26,9 @@ public struct CellPlan: Sendable, Equatable {
 
 /// The layout of a cell at one breakpoint.
 public struct BreakpointPlan: Sendable, Equatable {
+    /// The breakpoint's name (`phone`, `tablet`, `desktop`).
     public var breakpoint: String
+    /// Lines the title (with its badges) takes.
     public var titleLines: Int
     /// Lines of the whole description.
     public var descriptionLines: Int
@@ -34,8 +38,10 @@ public struct BreakpointPlan: Sendable, Equatable {
     public var isTruncated: Bool { descriptionLines > collapsedLines }
     /// Estimated heights of the cell's border box, in CSS pixels.
     public var collapsedHeight: Double
+    /// Estimated height with the description expanded.
     public var expandedHeight: Double
 
+    /// Creates a plan from its parts.
     public init(breakpoint: String, titleLines: Int, descriptionLines: Int, collapsedLines: Int, collapsedHeight: Double, expandedHeight: Double) {
         self.breakpoint = breakpoint
         self.titleLines = titleLines

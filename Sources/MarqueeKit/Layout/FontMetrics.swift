@@ -5,6 +5,7 @@ import Foundation
 /// Written by hand because no package in reach reads font files on Linux; it reads only the
 /// tables needed to measure unkerned text, as the theme's CSS asks browsers to set it.
 public struct FontMetrics: Sendable {
+    /// Font units per em, from the `head` table.
     public let unitsPerEm: Double
     /// Advance of each glyph in font units.
     private let advances: [UInt16]

@@ -1,11 +1,14 @@
 /// Decides how each item is shown, before any browser sees the page: a pure, deterministic
 /// function of the item's text and the theme metrics.
 public struct LayoutEngine: Sendable {
+    /// The theme metrics predictions are made with.
     public let metrics: ThemeMetrics
+    /// Breaks text into lines with the theme's fonts.
     public let lineBreaker: LineBreaker
     /// Collapsed lines of image cells; nil means "as many as fit beside the image box".
     public let imageCollapsedLines: Int?
 
+    /// Creates an engine; `imageCollapsedLines` overrides the lines that fit beside the image box.
     public init(metrics: ThemeMetrics, measurer: TextMeasurer, imageCollapsedLines: Int? = nil) {
         self.metrics = metrics
         self.lineBreaker = LineBreaker(measurer: measurer)

@@ -1,15 +1,26 @@
 /// Runs the layout engine for every item, with the theme's metrics and font.
 public struct LayoutPlugin: Plugin {
     public let name = "layout"
+    /// Collapsed lines of image cells; nil fits as many as the image box allows.
+    public var imageLines: Int?
+    /// Collapsed lines of basic cells; nil keeps the theme's (3).
+    public var basicLines: Int?
 
-    public init() {}
+    /// Creates the plugin; nil values keep the theme's defaults.
+    public init(imageLines: Int? = nil, basicLines: Int? = nil) {
+        self.imageLines = imageLines
+        self.basicLines = basicLines
+    }
 
+    /// Leaves the cell plans as they are.
     public func layOutItems(_ items: inout [Item], in context: BuildContext) throws {
-        let engine = LayoutEngine(metrics: context.theme.metrics, measurer: context.theme.measurer)
+        var metrics = context.theme.metrics
+        if let basicLines { metrics.basicCollapsedLines = basicLines }
+        let engine = LayoutEngine(metrics: metrics, measurer: context.theme.measurer, imageCollapsedLines: imageLines)
         for index in items.indices {
             let item = items[index]
             items[index].cell = engine.plan(
-                title: item.title, description: TextBlocks.blocks(fromHTML: item.bodyHTML), hasImage: !item.images.isEmpty)
+                title: item.titleLine, description: TextBlocks.blocks(fromHTML: item.bodyHTML), hasImage: !item.images.isEmpty)
         }
     }
 }

@@ -2,8 +2,10 @@
 /// `white-space: normal; overflow-wrap: anywhere` does: at spaces, after hyphens, around CJK
 /// ideographs, at forced breaks, and inside a word only when the word alone overflows a line.
 public struct LineBreaker: Sendable {
+    /// Measures the glyphs.
     public let measurer: TextMeasurer
 
+    /// Creates a line breaker that measures with `measurer`.
     public init(measurer: TextMeasurer) {
         self.measurer = measurer
     }

@@ -1,11 +1,15 @@
 /// Measures text in the theme's font, regular or bold.
 public struct TextMeasurer: Sendable {
+    /// The regular face of the theme's font.
     public let regular: FontMetrics
+    /// The bold face of the theme's font.
     public let bold: FontMetrics
     /// The shipped fallback font and the code points it draws.
     public let fallback: FontMetrics?
+    /// The code points the fallback font is used for (its CSS `unicode-range`).
     public let fallbackRanges: [ClosedRange<UInt32>]
 
+    /// Creates a measurer from the theme's faces and its fallback font.
     public init(regular: FontMetrics, bold: FontMetrics, fallback: FontMetrics? = nil, fallbackRanges: [ClosedRange<UInt32>] = []) {
         self.regular = regular
         self.bold = bold

@@ -7,6 +7,7 @@ public struct ThemeMetrics: Sendable, Equatable {
     public var fontFamily = "Marquee Sans"
     /// The regular and bold faces, copied into the site and measured by the layout engine.
     public var regularFont = URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+    /// The bold face, for titles and `strong` text.
     public var boldFont = URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
     /// The licence that must travel with the font.
     public var fontLicense = URL(fileURLWithPath: "/usr/share/doc/fonts-dejavu-core/copyright")
@@ -14,6 +15,7 @@ public struct ThemeMetrics: Sendable, Equatable {
     /// browsers download it only for pages that need it, and measured for those characters, so
     /// predictions do not depend on the fonts of the reader's machine.
     public var fallbackFont = URL(fileURLWithPath: "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")
+    /// The licence that must travel with the fallback font.
     public var fallbackFontLicense = URL(fileURLWithPath: "/usr/share/doc/fonts-droid-fallback/copyright")
     /// The code points drawn with the fallback font.
     public var fallbackRanges: [ClosedRange<UInt32>] = [
@@ -21,9 +23,13 @@ public struct ThemeMetrics: Sendable, Equatable {
         0xA960...0xA97F, 0xAC00...0xD7FF, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFFEF,
     ]
 
+    /// Title font size in CSS pixels (bold).
     public var titleFontSize = 17.0
+    /// Title line height in CSS pixels.
     public var titleLineHeight = 24.0
+    /// Description font size in CSS pixels.
     public var bodyFontSize = 15.0
+    /// Description line height in CSS pixels.
     public var bodyLineHeight = 22.0
     /// Space between the title and the description.
     public var titleGap = 4.0
@@ -53,6 +59,7 @@ public struct ThemeMetrics: Sendable, Equatable {
         Breakpoint(name: "desktop", minViewportWidth: 1100, referenceViewportWidth: 1280, containerWidth: 1040, columns: 2),
     ]
 
+    /// Creates the default theme metrics.
     public init() {}
 
     /// The width of one cell (its border box) at a breakpoint.
@@ -79,8 +86,10 @@ public struct Breakpoint: Sendable, Equatable {
     public var referenceViewportWidth: Double
     /// A fixed container width, or nil for one that fills the viewport less the page margins.
     public var containerWidth: Double?
+    /// Cells side by side.
     public var columns: Int
 
+    /// Creates a breakpoint.
     public init(name: String, minViewportWidth: Double, referenceViewportWidth: Double, containerWidth: Double?, columns: Int) {
         self.name = name
         self.minViewportWidth = minViewportWidth

@@ -3,15 +3,22 @@ import Foundation
 /// The last good copy of each remote feed, with the validators for conditional requests.
 /// Lives in `ROOT/.marquee-cache/feeds/` (git-ignored): `<key>.body` and `<key>.meta.json`.
 public struct FeedCache: Sendable {
+    /// What is known about a cached feed.
     public struct Entry: Sendable, Codable, Equatable {
+        /// The feed's address.
         public var url: String
+        /// The `ETag` the server sent, for `If-None-Match`.
         public var etag: String?
+        /// The `Last-Modified` the server sent, for `If-Modified-Since`.
         public var lastModified: String?
+        /// When the copy was fetched.
         public var fetched: Date
     }
 
+    /// The cache folder.
     public let folder: URL
 
+    /// Creates a cache in `folder` (made when first written).
     public init(folder: URL) {
         self.folder = folder
     }

@@ -14,11 +14,14 @@ public final class FeedFetcher: Sendable {
         public var timeout: Duration = .seconds(15)
         /// The largest body accepted (after decompression).
         public var maximumBytes = 10 * 1024 * 1024
+        /// Redirects followed before giving up.
         public var maximumRedirects = 5
         /// Use the cache only; never touch the network.
         public var offline = false
+        /// Sent as `User-Agent`, so feed owners can see who asks.
         public var userAgent = "Marquee/0.1 (static feed gallery generator)"
 
+        /// Creates options with the default limits.
         public init() {}
     }
 
@@ -32,14 +35,18 @@ public final class FeedFetcher: Sendable {
 
     /// Why a fetch failed, in words for the warning.
     public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// The reason, as the warning says it.
         public let description: String
     }
 
+    /// The limits in force.
     public let options: Options
+    /// Where the last good copies are kept.
     public let cache: FeedCache
     private let client: HTTPClient
     private let slots: AsyncLimiter
 
+    /// Creates a fetcher with its own HTTP client.
     public init(cache: FeedCache, options: Options = Options()) {
         self.options = options
         self.cache = cache

@@ -11,13 +11,16 @@ public enum FeedLocation: Sendable {
 /// Reads a feed from a file or over HTTP. The format is detected from the content.
 public struct FeedSource: Plugin {
     public let name = "feed"
+    /// Where the feed is.
     public let location: FeedLocation
     /// The name shown for the feed's items; nil uses the feed's own title.
     public let displayName: String?
+    /// At most this many items, newest first.
     public let limit: Int?
     /// Fetches remote feeds; needed for `.remote` locations.
     public let fetcher: FeedFetcher?
 
+    /// Creates a source; remote locations need a `fetcher`.
     public init(location: FeedLocation, displayName: String? = nil, limit: Int? = nil, fetcher: FeedFetcher? = nil) {
         self.location = location
         self.displayName = displayName
@@ -98,6 +101,7 @@ public typealias LocalImageResolver = @Sendable (String) -> String?
 
 /// Detects a feed's format and parses it into a ``ParsedFeed``.
 public enum FeedParser {
+    /// Parses a feed of any supported format; `localImage` maps relative image paths of local feeds.
     public static func parse(_ data: Data, display: String, localImage: LocalImageResolver? = nil) throws(BuildError) -> ParsedFeed {
         if looksLikeHTML(data) {
             throw BuildError(file: display, place: .lineColumn(line: 1, column: 1), "this is an HTML page, not a feed; check the feed's address.")

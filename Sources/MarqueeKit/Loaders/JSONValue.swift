@@ -45,8 +45,11 @@ public enum JSONValue: Sendable, Equatable {
 
 /// A syntax error with its position.
 public struct JSONSyntaxError: Error, Sendable, Equatable {
+    /// 1-based line of the problem.
     public let line: Int
+    /// 1-based column (in characters) of the problem.
     public let column: Int
+    /// What is wrong, for the user.
     public let message: String
 }
 

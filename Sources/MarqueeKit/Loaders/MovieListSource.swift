@@ -5,12 +5,14 @@ import Foundation
 /// `Description` is Markdown. `Photo` may be a path relative to the JSON file (copied into the
 /// site), an absolute http(s) URL, empty, or missing.
 public struct MovieListSource: Plugin {
+    /// The source's name, shown on its items and its listing page.
     public let name: String
     /// The JSON file.
     public let file: URL
     /// At most this many movies, in the file's order.
     public let limit: Int?
 
+    /// Creates a source reading `file`.
     public init(name: String, file: URL, limit: Int? = nil) {
         self.name = name
         self.file = file

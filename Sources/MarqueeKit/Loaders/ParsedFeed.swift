@@ -6,6 +6,7 @@ public struct ParsedFeed: Sendable {
     public var title: String
     /// The feed's home page, the base for its relative links.
     public var link: URL?
+    /// The feed's items, in the feed's order.
     public var items: [Item]
 }
 

@@ -55,6 +55,7 @@ public final class XMLTreeElement: @unchecked Sendable {
     public var trimmedText: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
 }
 
+/// A part of an element's content.
 public enum XMLContent: @unchecked Sendable {
     case element(XMLTreeElement)
     case text(String)

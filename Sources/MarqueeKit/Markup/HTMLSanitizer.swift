@@ -35,6 +35,7 @@ public struct HTMLSanitizer: Sendable {
     /// The base that relative URLs resolve against (the feed's link or `xml:base`).
     public var base: URL?
 
+    /// Creates a sanitizer that resolves relative URLs against `base`.
     public init(base: URL?) {
         self.base = base
     }

@@ -6,10 +6,14 @@ public indirect enum HTMLNode: Sendable, Equatable {
     case text(String)
 }
 
+/// An attribute of an element, its name lowercased.
 public struct HTMLAttribute: Sendable, Equatable {
+    /// The attribute's name, lowercased.
     public var name: String
+    /// The attribute's value, entities decoded.
     public var value: String
 
+    /// Creates an attribute.
     public init(name: String, value: String) {
         self.name = name
         self.value = value

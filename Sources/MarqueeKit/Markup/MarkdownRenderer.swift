@@ -6,8 +6,8 @@ import Foundation
 public enum MarkdownRenderer {
     /// Renders `markdown`; every link and image URL is passed through `resolve` first (return
     /// nil to drop the URL, leaving the text).
-    public static func render(_ markdown: String, resolve: (String, URLRole) -> String?) -> String {
-        let options = CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_SMART
+    public static func render(_ markdown: String, smartPunctuation: Bool = true, resolve: (String, URLRole) -> String?) -> String {
+        let options = CMARK_OPT_VALIDATE_UTF8 | (smartPunctuation ? CMARK_OPT_SMART : 0)
         var markdown = markdown
         let document: OpaquePointer? = markdown.withUTF8 { buffer in
             buffer.withMemoryRebound(to: CChar.self) { cmark_parse_document($0.baseAddress, $0.count, options) }

@@ -4,9 +4,15 @@ import Foundation
 /// through the allow-list sanitizer, plain text escaped.
 public struct MarkupPlugin: Plugin {
     public let name = "markup"
+    /// Curly quotes and dashes in Markdown.
+    public var smartPunctuation: Bool
 
-    public init() {}
+    /// Creates the plugin.
+    public init(smartPunctuation: Bool = true) {
+        self.smartPunctuation = smartPunctuation
+    }
 
+    /// Leaves the items as they are.
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
         for index in items.indices {
             items[index].bodyHTML = render(items[index].body, context: context)
@@ -20,7 +26,7 @@ public struct MarkupPlugin: Plugin {
         case .html(let html, let base):
             return HTMLSanitizer(base: base).sanitize(html)
         case .markdown(let markdown, let base):
-            return MarkdownRenderer.render(markdown) { url, role in
+            return MarkdownRenderer.render(markdown, smartPunctuation: smartPunctuation) { url, role in
                 resolveLocal(url, role: role, base: base, context: context)
             }
         }

@@ -1,8 +1,11 @@
 /// A run of text in one style, as the layout engine measures it.
 public struct TextRun: Sendable, Equatable {
+    /// The text; `"\n"` is a forced line break.
     public var text: String
+    /// True for bold text (`strong`, `b`, headings), measured with the bold face.
     public var bold: Bool
 
+    /// Creates a run.
     public init(_ text: String, bold: Bool = false) {
         self.text = text
         self.bold = bold
@@ -12,6 +15,7 @@ public struct TextRun: Sendable, Equatable {
 /// One block of a description (a paragraph, a list item, preformatted text), with its runs.
 /// `"\n"` inside a run is a forced line break.
 public struct TextBlock: Sendable, Equatable {
+    /// How a block is laid out.
     public enum Kind: Sendable, Equatable {
         case paragraph
         /// A list item at a nesting level (1 for a top-level list).
@@ -20,9 +24,12 @@ public struct TextBlock: Sendable, Equatable {
         case preformatted
     }
 
+    /// How the block is laid out.
     public var kind: Kind
+    /// The block's text in runs of one style.
     public var runs: [TextRun]
 
+    /// Creates a block.
     public init(kind: Kind, runs: [TextRun]) {
         self.kind = kind
         self.runs = runs

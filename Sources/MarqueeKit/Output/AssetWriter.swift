@@ -5,6 +5,7 @@ import Foundation
 public struct AssetWriter: Plugin {
     public let name = "assets"
 
+    /// Creates the plugin with its default settings.
     public init() {}
 
     public func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {

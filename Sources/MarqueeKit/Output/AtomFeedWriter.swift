@@ -9,6 +9,7 @@ public struct AtomFeedWriter: Plugin {
     /// Entries in the feed.
     public var limit = 50
 
+    /// Creates the plugin with its default settings.
     public init() {}
 
     public func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {

@@ -9,10 +9,13 @@ import Foundation
 public enum AtomicOutput {
     /// Statistics of one write.
     public struct Result: Sendable {
+        /// Files written.
         public var written = 0
+        /// Files kept from the previous output.
         public var unchanged = 0
     }
 
+    /// Writes `files` as the new content of `output`; on error the old content stays.
     public static func write(_ files: [OutputFile], to output: URL) throws(BuildError) -> Result {
         let fileManager = FileManager.default
         let output = output.standardizedFileURL

@@ -5,8 +5,10 @@ import Synchronization
 public struct OutputFile: Sendable {
     /// Path inside the output folder, with `/` separators (`items/arrival/index.html`).
     public var path: String
+    /// The file's bytes.
     public var contents: Data
 
+    /// Creates a file.
     public init(path: String, contents: Data) {
         self.path = path
         self.contents = contents
@@ -27,6 +29,7 @@ public struct OutputFile: Sendable {
 public final class OutputSet: Sendable {
     private let storage = Mutex<[String: OutputFile]>([:])
 
+    /// Creates the plugin with its default settings.
     public init() {}
 
     /// Adds a file; a later file with the same path replaces an earlier one. Throws when the path

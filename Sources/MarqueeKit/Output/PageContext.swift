@@ -72,6 +72,8 @@ struct PageContext {
             "descriptionHTML": item.bodyHTML.replacingOccurrences(of: SiteURL.rootMarker, with: root),
             "hasDescription": !item.bodyHTML.isEmpty,
             "tags": item.tags,
+            "badges": item.badges,
+            "meta": item.metadata.templateValues,
         ]
         if let link = item.link { values["link"] = link }
         if let author = item.author, !author.isEmpty { values["author"] = author }

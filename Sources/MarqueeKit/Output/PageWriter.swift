@@ -7,6 +7,7 @@ import Mustache
 public struct PageWriter: Plugin {
     public let name = "pages"
 
+    /// Creates the plugin with its default settings.
     public init() {}
 
     public func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {

@@ -7,6 +7,7 @@ public struct SiteFilesWriter: Plugin {
     public let name = "site-files"
     static let searchIndexPath = "search.json"
 
+    /// Creates the plugin with its default settings.
     public init() {}
 
     public func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {

@@ -8,10 +8,13 @@ import Synchronization
 /// The default theme is the repository's `Templates/` folder, embedded in the binary at build
 /// time. A site overrides any file by putting one with the same path in its own `Templates/`.
 public struct Theme: Sendable {
+    /// Sizes shared by the layout engine and the stylesheet.
     public let metrics: ThemeMetrics
+    /// The Mustache templates by name (`layout`, `gallery`, `cell-basic`, `cell-image`, `item`, `404`).
     public let templates: MustacheLibrary
     /// The theme's assets as written into the site, with fingerprinted names.
     public let assets: ThemeAssets
+    /// Measures text in the theme's fonts.
     public let measurer: TextMeasurer
 
     /// The templates every theme must provide.

@@ -7,9 +7,13 @@ public struct ThemeAssets: Sendable {
     public let files: [String: Data]
     /// Paths inside the site of the files pages link to.
     public let stylesheet: String
+    /// The expand/collapse script.
     public let script: String
+    /// The filter box's script.
     public let filterScript: String
+    /// The regular font file (preloaded by pages).
     public let regularFont: String
+    /// The bold font file (preloaded by pages).
     public let boldFont: String
 
     /// Fingerprints the theme's assets. `themeFiles` are the files under `Templates/assets/`.

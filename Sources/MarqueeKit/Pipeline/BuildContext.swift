@@ -17,6 +17,7 @@ public final class BuildContext: Sendable {
     private let warningList = Mutex<[BuildWarning]>([])
     private let progress: @Sendable (String) -> Void
 
+    /// Creates the context of one build; `progress` receives progress lines and warnings.
     public init(root: URL, config: SiteConfig, theme: Theme, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.root = root
         self.contentDirectory = root.appending(path: "Content")

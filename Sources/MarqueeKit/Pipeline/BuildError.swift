@@ -28,6 +28,7 @@ public struct BuildError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The plugin that reported the error, when it came from one.
     public var plugin: String?
 
+    /// Creates an error; `message` says what is wrong and what to change.
     public init(file: String? = nil, place: InputPlace? = nil, _ message: String, plugin: String? = nil) {
         self.file = file
         self.place = place
@@ -47,16 +48,19 @@ public struct BuildError: Error, Sendable, CustomStringConvertible, Equatable {
             }
             prefix += ": "
         }
-        let origin = plugin.map { " [plugin \($0)]" } ?? ""
-        return "\(prefix)error: \(message)\(origin)"
+        let origin = plugin.map { "plugin \"\($0)\": " } ?? ""
+        return "\(prefix)error: \(origin)\(message)"
     }
 }
 
 /// A problem that does not stop the build, such as a remote feed that could not be fetched.
 public struct BuildWarning: Sendable, CustomStringConvertible, Equatable {
+    /// The file or feed the warning is about.
     public var file: String?
+    /// What happened and what the build did about it.
     public var message: String
 
+    /// Creates a warning.
     public init(file: String? = nil, _ message: String) {
         self.file = file
         self.message = message

@@ -19,16 +19,23 @@ public struct Item: Sendable {
     public var bodyHTML: String
     /// Every image the source offers for the item, in the source's order.
     public var images: [ImageCandidate]
+    /// The author's name, when the source gives one.
     public var author: String?
+    /// When the item was published, when the source says.
     public var date: Date?
+    /// Categories and keywords.
     public var tags: [String]
     /// The URL-safe, unique folder name of the item's detail page, filled in by normalization.
     public var slug: String
     /// How the gallery shows the item, filled in by the layout stage.
     public var cell: CellPlan?
+    /// Short labels shown after the title in cells and on the detail page (a plugin's
+    /// "4 min read"). The layout engine measures them with the title.
+    public var badges: [String]
     /// Typed values that plugins attach to an item.
     public var metadata: ItemMetadata
 
+    /// Creates an item; the later stages fill in `bodyHTML`, `slug` and `cell`.
     public init(
         id: String, source: String, title: String, link: String? = nil, intro: String = "",
         body: Markup, images: [ImageCandidate] = [], author: String? = nil, date: Date? = nil,
@@ -47,7 +54,15 @@ public struct Item: Sendable {
         self.tags = tags
         self.slug = ""
         self.cell = nil
+        self.badges = []
         self.metadata = ItemMetadata()
+    }
+}
+
+extension Item {
+    /// The title as one line of text with its badges, as the cell shows it.
+    public var titleLine: String {
+        ([title] + badges).joined(separator: " ")
     }
 }
 
@@ -65,11 +80,14 @@ public enum Markup: Sendable, Equatable {
 public struct ImageCandidate: Sendable, Equatable {
     /// An absolute http(s) URL, or a path inside the built site (such as `images/arrival.svg`).
     public var url: String
+    /// Width in pixels, when known.
     public var width: Int?
+    /// Height in pixels, when known.
     public var height: Int?
     /// True for thumbnails, false for full-size content.
     public var isThumbnail: Bool
 
+    /// Creates an item; the later stages fill in `bodyHTML`, `slug` and `cell`.
     public init(url: String, width: Int? = nil, height: Int? = nil, isThumbnail: Bool = false) {
         self.url = url
         self.width = width
@@ -81,21 +99,38 @@ public struct ImageCandidate: Sendable, Equatable {
 /// A key for a typed value that a plugin stores on an item.
 ///
 /// ```swift
-/// enum ReadingMinutes: ItemMetadataKey { typealias Value = Int }
+/// enum ReadingMinutes: ItemMetadataKey {
+///     typealias Value = Int
+///     static let templateName: String? = "readingMinutes"   // {{meta.readingMinutes}}
+/// }
 /// item.metadata[ReadingMinutes.self] = 4
 /// ```
 public protocol ItemMetadataKey {
     associatedtype Value: Sendable
+    /// The name templates see the value under, as `{{meta.NAME}}`; nil keeps it out of templates.
+    static var templateName: String? { get }
+}
+
+extension ItemMetadataKey {
+    /// No template name: the value stays out of templates.
+    public static var templateName: String? { nil }
 }
 
 /// Typed storage for plugin values on an item.
 public struct ItemMetadata: Sendable {
     private var values: [ObjectIdentifier: any Sendable] = [:]
+    /// The values of keys with a template name, as text.
+    public private(set) var templateValues: [String: String] = [:]
 
+    /// Creates empty storage.
     public init() {}
 
+    /// The value stored under `key`, or nil.
     public subscript<Key: ItemMetadataKey>(key: Key.Type) -> Key.Value? {
         get { values[ObjectIdentifier(key)] as? Key.Value }
-        set { values[ObjectIdentifier(key)] = newValue }
+        set {
+            values[ObjectIdentifier(key)] = newValue
+            if let name = Key.templateName { templateValues[name] = newValue.map { "\($0)" } }
+        }
     }
 }

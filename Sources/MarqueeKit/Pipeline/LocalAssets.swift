@@ -59,6 +59,7 @@ public final class LocalAssets: Sendable {
 
 /// Why a local asset could not be used.
 public struct LocalAssetProblem: Error, Sendable {
+    /// Why the file was refused, for the user.
     public let message: String
     init(_ message: String) { self.message = message }
 }

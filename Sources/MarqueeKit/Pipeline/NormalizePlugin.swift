@@ -3,8 +3,10 @@
 public struct NormalizePlugin: Plugin {
     public let name = "normalize"
 
+    /// Creates the plugin with its default settings.
     public init() {}
 
+    /// Leaves the items as they are.
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
         var seen: Set<String> = []
         items = items.filter { seen.insert($0.id).inserted }

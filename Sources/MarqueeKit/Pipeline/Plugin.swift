@@ -35,9 +35,14 @@ public protocol Plugin: Sendable {
 }
 
 extension Plugin {
+    /// Produces no items.
     public func loadItems(in context: BuildContext) async throws -> [Item] { [] }
+    /// Leaves the items as they are.
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {}
+    /// Leaves the cell plans as they are.
     public func layOutItems(_ items: inout [Item], in context: BuildContext) throws {}
+    /// Writes nothing.
     public func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {}
+    /// Leaves the file as it is.
     public func postProcess(_ file: inout OutputFile, in context: BuildContext) throws {}
 }

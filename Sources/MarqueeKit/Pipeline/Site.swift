@@ -6,11 +6,14 @@ public struct Site: Sendable {
     public var root: URL
     /// Where the built site goes (`ROOT/Site` by default).
     public var output: URL
+    /// The site's configuration.
     public var config: SiteConfig
+    /// Templates, assets and metrics.
     public var theme: Theme
     /// Every plugin, in registration order.
     public var plugins: [any Plugin]
 
+    /// Creates a site from its parts; `output` defaults to `root/Site`.
     public init(root: URL, output: URL? = nil, config: SiteConfig, theme: Theme, plugins: [any Plugin]) {
         self.root = root.standardizedFileURL
         self.output = (output ?? root.appending(path: "Site")).standardizedFileURL
@@ -48,12 +51,10 @@ public struct Site: Sendable {
                 continue
             }
         }
-        plugins += defaultPlugins
+        plugins += BuiltinPlugins.make(config.plugins)
         return Site(root: root, output: output, config: config, theme: theme, plugins: plugins)
     }
 
-    /// The built-in stages after the sources, in order.
-    public static var defaultPlugins: [any Plugin] {
-        [MarkupPlugin(), NormalizePlugin(), LayoutPlugin(), PageWriter(), SiteFilesWriter(), AtomFeedWriter(), AssetWriter()]
-    }
+    /// The built-in stages after the sources, in order, with their default settings.
+    public static var defaultPlugins: [any Plugin] { BuiltinPlugins.make([:]) }
 }

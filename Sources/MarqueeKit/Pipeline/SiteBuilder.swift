@@ -2,13 +2,21 @@ import Foundation
 
 /// What a build did, for the one-line summary.
 public struct BuildReport: Sendable {
+    /// Items in the site.
     public var items: Int
+    /// HTML pages written.
     public var pages: Int
+    /// Files in the output.
     public var files: Int
+    /// Files in the output.
     public var filesWritten: Int
+    /// Files in the output.
     public var filesUnchanged: Int
+    /// Wall-clock time of the build.
     public var seconds: Double
+    /// Problems that did not stop the build.
     public var warnings: [BuildWarning]
+    /// The output folder.
     public var output: URL
 
     /// `Built 15 items into 17 pages (24 files, 3 written) in 0.42 s → Site/ (1 warning)`
@@ -23,9 +31,11 @@ public struct BuildReport: Sendable {
 
 /// Runs a site's plugins stage by stage and writes the result atomically.
 public struct SiteBuilder: Sendable {
+    /// The site being built.
     public let site: Site
     private let progress: @Sendable (String) -> Void
 
+    /// Creates a builder; `progress` receives progress lines and warnings as they happen.
     public init(site: Site, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.site = site
         self.progress = progress

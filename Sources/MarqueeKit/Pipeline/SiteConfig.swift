@@ -18,15 +18,19 @@ public struct SiteConfig: Sendable {
         case multiple, single
     }
 
+    /// The site's title, in every page's header.
     public var title: String
+    /// A sentence about the site, under the gallery's title and in meta tags.
     public var description: String
     /// Language of the site's text, for `<html lang>`.
     public var language: String
+    /// Several open cells at once, or one (an accordion).
     public var expand: ExpandMode
     /// The title shown for items without one.
     public var titleFallback: String
     /// The longest intro, in characters, before it is cut with "…".
     public var introLength: Int
+    /// The sources, in order.
     public var sources: [SourceConfig]
     /// Where the site will live, such as `https://user.github.io/gallery/` (always ending in `/`).
     /// Needed for absolute URLs: canonical links, OpenGraph, `sitemap.xml`, `feed.xml`.
@@ -35,9 +39,12 @@ public struct SiteConfig: Sendable {
     public var pageSize: Int = 50
     /// Where `marquee deploy` publishes.
     public var deploy: DeployConfig?
+    /// Settings of the built-in plugins, from the `plugins:` section (absent: defaults).
+    public var plugins: [String: PluginSetting] = [:]
     /// The file the configuration was read from, for error messages.
     public var file: String
 
+    /// Creates a configuration in code.
     public init(
         title: String, description: String = "", language: String = "en", expand: ExpandMode = .multiple,
         titleFallback: String = "[No Title]", introLength: Int = 200, sources: [SourceConfig] = [],
@@ -56,9 +63,12 @@ public struct SiteConfig: Sendable {
 
 /// The config's `deploy:` section: a git remote and branch (the GitHub Pages way).
 public struct DeployConfig: Sendable, Equatable {
+    /// The remote: a URL, or a path relative to the site root.
     public var git: String
+    /// The branch that receives the site.
     public var branch: String
 
+    /// Creates a configuration in code.
     public init(git: String, branch: String = "gh-pages") {
         self.git = git
         self.branch = branch
@@ -80,6 +90,7 @@ public struct SourceConfig: Sendable {
     /// Where the entry is in the config file, for error messages.
     public var place: InputPlace?
 
+    /// Creates a configuration in code.
     public init(type: String, path: String? = nil, name: String? = nil, limit: Int? = nil, place: InputPlace? = nil) {
         self.type = type
         self.path = path
@@ -91,7 +102,8 @@ public struct SourceConfig: Sendable {
 
 extension SiteConfig {
     static let allowedKeys = [
-        "title", "description", "language", "base_url", "expand", "page_size", "title_fallback", "intro_length", "sources", "deploy",
+        "title", "description", "language", "base_url", "expand", "page_size", "title_fallback", "intro_length", "sources", "plugins",
+        "deploy",
     ]
     static let allowedSourceKeys = ["type", "path", "url", "name", "limit"]
     /// The source types the built-in plugins read.
@@ -150,6 +162,7 @@ extension SiteConfig {
             }
             config.deploy = DeployConfig(git: git, branch: try fields["branch"]?.string() ?? "gh-pages")
         }
+        if let plugins = top["plugins"] { config.plugins = try BuiltinPlugins.parse(plugins) }
         config.titleFallback = try top["title_fallback"]?.string() ?? config.titleFallback
         config.introLength = try top["intro_length"]?.int(in: 20...5000) ?? config.introLength
         guard let sources = top["sources"] else {

@@ -3,6 +3,7 @@ import Foundation
 /// A 64-bit FNV-1a hash: stable across runs and machines (unlike `Hasher`), used for item ids
 /// and fallback slugs. Not for security.
 public enum StableHash {
+    /// The hash of some strings, as 16 hex digits.
     public static func hex(_ parts: String...) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for part in parts {

@@ -3,11 +3,14 @@ import Foundation
 /// Publishes a built site to a branch of a git remote, the GitHub Pages way: the output folder
 /// becomes the single commit of that branch (force-pushed), so the branch holds exactly the site.
 public struct GitDeployer: Sendable {
+    /// The remote as configured.
     public let remote: String
+    /// The branch to publish to.
     public let branch: String
     /// The folder relative remotes are resolved against (the site root).
     public let workingDirectory: URL
 
+    /// Creates a deployer.
     public init(remote: String, branch: String, workingDirectory: URL) {
         self.remote = remote
         self.branch = branch
