@@ -128,6 +128,19 @@ struct SiteBuildTests {
         #expect(inode == (try FileManager.default.attributesOfItem(atPath: index)[.systemFileNumber] as? Int))
     }
 
+    @Test func aChangedImageIsCopiedEvenWhenTheListIsTheSame() async throws {
+        let root = try TestSupport.makeFixtureSite()
+        _ = try await TestSupport.build(root)
+        let poster = root.appending(path: "Content/images/arrival.svg")
+        try "<svg xmlns=\"http://www.w3.org/2000/svg\"><title>new</title></svg>".write(to: poster, atomically: true, encoding: .utf8)
+        let report = try await TestSupport.build(root)
+        #expect(report.filesWritten >= 1)
+        #expect(try TestSupport.read(root, "media/arrival.svg").contains("<title>new</title>"))
+        // And a rebuild with nothing changed stops early and writes nothing.
+        let again = try await TestSupport.build(root)
+        #expect(again.filesWritten == 0 && again.files == report.files)
+    }
+
     @Test func sampleSiteInTheRepositoryBuilds() async throws {
         let output = try TestSupport.temporaryFolder().appending(path: "Site")
         let report = try await TestSupport.build(TestSupport.repository, output: output)

@@ -17,10 +17,9 @@ public struct LayoutPlugin: Plugin {
         var metrics = context.theme.metrics
         if let basicLines { metrics.basicCollapsedLines = basicLines }
         let engine = LayoutEngine(metrics: metrics, measurer: context.theme.measurer, imageCollapsedLines: imageLines)
-        for index in items.indices {
-            let item = items[index]
-            items[index].cell = engine.plan(
-                title: item.titleLine, description: TextBlocks.blocks(fromHTML: item.bodyHTML), hasImage: !item.images.isEmpty)
+        let plans = try items.concurrentMap { item in
+            engine.plan(title: item.titleLine, description: TextBlocks.blocks(fromHTML: item.bodyHTML), hasImage: !item.images.isEmpty)
         }
+        for index in items.indices { items[index].cell = plans[index] }
     }
 }

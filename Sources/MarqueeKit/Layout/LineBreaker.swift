@@ -31,7 +31,7 @@ public struct LineBreaker: Sendable {
                     }
                     continue
                 }
-                let noBreakBefore = Self.closingPunctuation.contains(scalar)
+                let noBreakBefore = Self.isClosingPunctuation(scalar)
                 if TextMeasurer.isWide(scalar) && !noBreakBefore {
                     // Ideographs are break opportunities on both sides.
                     state.flushWord()
@@ -52,11 +52,16 @@ public struct LineBreaker: Sendable {
 
     /// Characters a line may not start with (UAX #14 classes CL, CP, EX, IS and some NS): the
     /// browser keeps them on the line of the character before.
-    static let closingPunctuation: Set<Unicode.Scalar> = [
-        ".", ",", ";", ":", "!", "?", ")", "]", "}", "\u{2019}", "\u{201D}", "\u{3001}", "\u{3002}", "\u{300D}",
-        "\u{300F}", "\u{3011}", "\u{FF09}", "\u{FF0C}", "\u{FF0E}", "\u{FF1A}", "\u{FF1B}", "\u{FF01}", "\u{FF1F}",
-        "\u{30FC}", "\u{3063}", "\u{30C3}", "\u{2026}",
-    ]
+    @inline(__always)
+    static func isClosingPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x2E, 0x2C, 0x3B, 0x3A, 0x21, 0x3F, 0x29, 0x5D, 0x7D, 0x2019, 0x201D, 0x2026, 0x3001, 0x3002, 0x300D, 0x300F,
+             0x3011, 0xFF09, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF01, 0xFF1F, 0x30FC, 0x3063, 0x30C3:
+            return true
+        default:
+            return false
+        }
+    }
 
     private struct State {
         let maxWidth: Double

@@ -22,7 +22,9 @@ public struct TextMeasurer: Sendable {
     /// fonts and estimated (1em when wide, such as emoji; 0.6em otherwise).
     @inline(__always)
     public func advance(of scalar: Unicode.Scalar, bold isBold: Bool, size: Double) -> Double {
-        if let advance = (isBold ? bold : regular).advance(of: scalar, size: size) { return advance }
+        // Not `(isBold ? bold : regular).advance(…)`: that copies a FontMetrics (and retains its
+        // arrays) for every character.
+        if let advance = isBold ? bold.advance(of: scalar, size: size) : regular.advance(of: scalar, size: size) { return advance }
         if let fallback, fallbackRanges.contains(where: { $0.contains(scalar.value) }),
            let advance = fallback.advance(of: scalar, size: size) {
             return advance

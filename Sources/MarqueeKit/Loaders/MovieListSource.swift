@@ -70,7 +70,7 @@ public struct MovieListSource: Plugin {
             images.append(try image(photo, at: "\(path).Photo", display: display, context: context))
         }
         return Item(
-            id: "movie-" + StableHash.hex(name, title),
+            id: "movie-" + StableHash.hex(name, title, description, images.first?.url ?? ""),
             source: name, title: title, intro: intro,
             body: .markdown(description, base: file.deletingLastPathComponent()),
             images: images)

@@ -14,9 +14,8 @@ public struct MarkupPlugin: Plugin {
 
     /// Leaves the items as they are.
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
-        for index in items.indices {
-            items[index].bodyHTML = render(items[index].body, context: context)
-        }
+        let html = try items.concurrentMap { render($0.body, context: context) }
+        for index in items.indices { items[index].bodyHTML = html[index] }
     }
 
     func render(_ markup: Markup, context: BuildContext) -> String {

@@ -17,7 +17,7 @@ public struct AtomFeedWriter: Plugin {
         let entries = FeedParser.newestFirst(items, limit: limit)
         let fallbackDate = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01, for undated sites
         let updated = entries.compactMap(\.date).max() ?? fallbackDate
-        func stamp(_ date: Date) -> String { PageContext.isoDate.string(from: date) }
+        func stamp(_ date: Date) -> String { DateText.iso8601(date) }
         var xml = """
             <?xml version="1.0" encoding="utf-8"?>
             <feed xmlns="http://www.w3.org/2005/Atom">
@@ -31,7 +31,7 @@ public struct AtomFeedWriter: Plugin {
             """
         for item in entries {
             let url = base + "items/\(item.slug)/"
-            let content = item.bodyHTML.replacingOccurrences(of: SiteURL.rootMarker, with: base)
+            let content = SiteURL.resolveMarkers(in: item.bodyHTML, root: base)
             xml += """
                   <entry>
                     <title>\(HTMLEscape.text(item.title))</title>

@@ -16,6 +16,27 @@ public enum AtomicOutput {
     }
 
     /// Writes `files` as the new content of `output`; on error the old content stays.
+    /// True when `output` already holds exactly `files`, byte for byte, and nothing else.
+    static func isUnchanged(_ files: [OutputFile], output: URL) throws(BuildError) -> Bool {
+        let fileManager = FileManager.default
+        guard fileManager.fileExists(atPath: output.path) else { return false }
+        let expected = Set(files.map(\.path))
+        var existing = 0
+        if let walker = fileManager.enumerator(at: output, includingPropertiesForKeys: [.isRegularFileKey]) {
+            let base = output.path.count + 1
+            for case let url as URL in walker {
+                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
+                guard expected.contains(String(url.standardizedFileURL.path.dropFirst(base))) else { return false }
+                existing += 1
+            }
+        }
+        guard existing == files.count else { return false }
+        let differs = (try? files.concurrentMap { file in
+            fileManager.contents(atPath: output.appending(path: file.path).path) != file.contents
+        }) ?? [true]
+        return !differs.contains(true)
+    }
+
     public static func write(_ files: [OutputFile], to output: URL) throws(BuildError) -> Result {
         let fileManager = FileManager.default
         let output = output.standardizedFileURL
@@ -24,6 +45,11 @@ public enum AtomicOutput {
         let staging = parent.appending(path: ".\(output.lastPathComponent).staging-\(token)")
         let previous = parent.appending(path: ".\(output.lastPathComponent).previous-\(token)")
         var result = Result()
+        if try isUnchanged(files, output: output) {
+            // Nothing to do: leave the folder (and every modification time) alone.
+            result.unchanged = files.count
+            return result
+        }
         do {
             try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
             var createdFolders: Set<String> = []

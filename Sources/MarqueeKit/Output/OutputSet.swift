@@ -81,6 +81,25 @@ public enum SiteURL {
         String(repeating: "../", count: path.split(separator: "/").count - 1)
     }
 
+    /// `html` with every site-root marker replaced by `root`; returns `html` untouched (and
+    /// fast) when it has none, which is the common case.
+    public static func resolveMarkers(in html: String, root: String) -> String {
+        let marker = Array(rootMarker.utf8)
+        var found = false
+        html.utf8.withContiguousStorageIfAvailable { bytes in
+            guard bytes.count >= marker.count else { return }
+            var index = 0
+            while index <= bytes.count - marker.count {
+                if bytes[index] == marker[0] && bytes[index + 1] == marker[1] && bytes[index..<index + marker.count].elementsEqual(marker) {
+                    found = true
+                    return
+                }
+                index += 1
+            }
+        }
+        return found ? html.replacingOccurrences(of: rootMarker, with: root) : html
+    }
+
     /// `url` as seen from a page whose root is `root`: site paths get the prefix, absolute URLs pass.
     public static func resolve(_ url: String, root: String) -> String {
         if url.hasPrefix(rootMarker) { return root + url.dropFirst(rootMarker.count) }

@@ -69,7 +69,7 @@ struct PageContext {
             "title": item.title,
             "intro": item.intro,
             "source": item.source,
-            "descriptionHTML": item.bodyHTML.replacingOccurrences(of: SiteURL.rootMarker, with: root),
+            "descriptionHTML": SiteURL.resolveMarkers(in: item.bodyHTML, root: root),
             "hasDescription": !item.bodyHTML.isEmpty,
             "tags": item.tags,
             "badges": item.badges,
@@ -78,23 +78,33 @@ struct PageContext {
         if let link = item.link { values["link"] = link }
         if let author = item.author, !author.isEmpty { values["author"] = author }
         if let date = item.date {
-            values["date"] = Self.displayDate.string(from: date)
-            values["dateISO"] = Self.isoDate.string(from: date)
+            values["date"] = DateText.display(date)
+            values["dateISO"] = DateText.iso8601(date)
         }
         return values
     }
+}
 
-    nonisolated(unsafe) static let displayDate: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(secondsFromGMT: 0)
-        formatter.dateFormat = "d MMMM yyyy"
-        return formatter
+/// Dates as pages show them, formatted without `DateFormatter` so pages can render on many
+/// threads at once.
+enum DateText {
+    static let calendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        return calendar
     }()
+    static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
 
-    nonisolated(unsafe) static let isoDate: ISO8601DateFormatter = {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter
-    }()
+    /// `8 November 2014` (UTC).
+    static func display(_ date: Date) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return "\(parts.day!) \(months[parts.month! - 1]) \(parts.year!)"
+    }
+
+    /// `2014-11-08T20:05:00Z`
+    static func iso8601(_ date: Date) -> String {
+        let p = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        func two(_ value: Int?) -> String { value.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
+        return "\(p.year!)-\(two(p.month))-\(two(p.day))T\(two(p.hour)):\(two(p.minute)):\(two(p.second))Z"
+    }
 }

@@ -13,61 +13,77 @@ public struct PageWriter: Plugin {
     public func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {
         let renderer = PageRenderer(context: context)
         let pageSize = context.config.pageSize
-        var home: [String: String] = [:]  // item id → the gallery page that shows it
-
         let sources = Self.group(items, by: { $0.source })
         let authors = Self.group(items, by: { $0.author })
         let sourceLinks = Self.folders(for: sources.map(\.key), under: "sources")
         let authorLinks = Self.folders(for: authors.map(\.key), under: "by")
 
         var listings: [Listing] = [Listing(folder: "", heading: context.config.title, items: items, isGallery: true)]
-        listings += sources.map { Listing(folder: sourceLinks[$0.key]!, heading: $0.key, items: $0.items, isGallery: false) }
+        // With a single source its listing would repeat the gallery page for page.
+        if sources.count > 1 {
+            listings += sources.map { Listing(folder: sourceLinks[$0.key]!, heading: $0.key, items: $0.items, isGallery: false) }
+        }
         listings += authors.map { Listing(folder: authorLinks[$0.key]!, heading: "By \($0.key)", items: $0.items, isGallery: false) }
+        let shownSources = sources.count > 1 ? sourceLinks : [:]
 
+        // Every listing page, as (listing, page number, its items).
+        var listingPages: [ListingPage] = []
+        var home: [String: String] = [:]  // item id → the gallery page that shows it
         for listing in listings {
-            let pages = stride(from: 0, to: max(listing.items.count, 1), by: pageSize).map {
-                Array(listing.items[$0..<min($0 + pageSize, listing.items.count)])
-            }
-            for (index, pageItems) in pages.enumerated() {
-                let folder = listing.folder(page: index + 1)
-                if listing.isGallery { for item in pageItems { home[item.id] = folder } }
-                let path = folder + "index.html"
-                let root = SiteURL.relativeRoot(fromPage: path)
-                let navigation: [[String: Any]] = sources.count > 1 ? sources.map { source in
-                    ["name": source.key, "url": root + sourceLinks[source.key]!, "current": listing.folder == sourceLinks[source.key]!]
-                } : []
-                var values = renderer.common(root: root)
-                values["heading"] = listing.heading
-                values["isGallery"] = listing.isGallery
-                values["items"] = pageItems.map { renderer.cell($0, root: root) }
-                values["count"] = listing.items.count
-                values["expand"] = context.config.expand.rawValue
-                values["sources"] = navigation
-                values["pagination"] = Self.pagination(listing, current: index + 1, total: pages.count, root: root)
-                let title = index == 0 ? listing.heading : "\(listing.heading) · page \(index + 1)"
-                try output.add(path, text: try renderer.page(
-                    "gallery", values, path: path,
-                    title: listing.isGallery && index == 0 ? title : "\(title) · \(context.config.title)",
-                    description: context.config.description))
+            let count = max(1, (listing.items.count + pageSize - 1) / pageSize)
+            for page in 1...count {
+                let slice = Array(listing.items[min((page - 1) * pageSize, listing.items.count)..<min(page * pageSize, listing.items.count)])
+                if listing.isGallery { for item in slice { home[item.id] = listing.folder(page: page) } }
+                listingPages.append(ListingPage(listing: listing, number: page, total: count, items: slice))
             }
         }
 
-        for item in items {
+        let config = context.config
+        let homes = home
+        var rendered = try listingPages.concurrentMap { page -> (String, String) in
+            let listing = page.listing
+            let path = listing.folder(page: page.number) + "index.html"
+            let root = SiteURL.relativeRoot(fromPage: path)
+            var values = renderer.common(root: root)
+            values["heading"] = listing.heading
+            values["isGallery"] = listing.isGallery
+            values["items"] = page.items.map { renderer.cell($0, root: root) }
+            values["count"] = listing.items.count
+            values["expand"] = config.expand.rawValue
+            values["sources"] = shownSources.isEmpty ? [] : sources.map { source -> [String: Any] in
+                ["name": source.key, "url": root + shownSources[source.key]!, "current": listing.folder == shownSources[source.key]!]
+            }
+            values["pagination"] = Self.pagination(listing, current: page.number, total: page.total, root: root)
+            let title = page.number == 1 ? listing.heading : "\(listing.heading) · page \(page.number)"
+            return (path, try renderer.page(
+                "gallery", values, path: path,
+                title: listing.isGallery && page.number == 1 ? title : "\(title) · \(config.title)",
+                description: config.description))
+        }
+        rendered += try items.concurrentMap { item -> (String, String) in
             let path = "items/\(item.slug)/index.html"
             let root = SiteURL.relativeRoot(fromPage: path)
             var values = renderer.common(root: root)
             var detail = renderer.detail(item, root: root)
-            detail["back"] = root + (home[item.id] ?? "") + "#cell-\(item.slug)"
+            detail["back"] = root + (homes[item.id] ?? "") + "#cell-\(item.slug)"
             if let author = item.author, let folder = authorLinks[author] { detail["authorURL"] = root + folder }
-            if let folder = sourceLinks[item.source] { detail["sourceURL"] = root + folder }
+            if let folder = shownSources[item.source] { detail["sourceURL"] = root + folder }
             values["item"] = detail
-            try output.add(path, text: try renderer.page(
-                "item", values, path: path, title: "\(item.title) · \(context.config.title)", description: item.intro,
+            return (path, try renderer.page(
+                "item", values, path: path, title: "\(item.title) · \(config.title)", description: item.intro,
                 image: ImageChoice.largest(item.images)))
         }
+        for (path, html) in rendered { try output.add(path, text: html) }
     }
 
-    struct Listing {
+    struct ListingPage: Sendable {
+        let listing: Listing
+        let number: Int
+        let total: Int
+        let items: [Item]
+    }
+
+    struct Listing: Sendable {
         /// "" for the gallery, `sources/x/` or `by/x/` otherwise.
         let folder: String
         let heading: String

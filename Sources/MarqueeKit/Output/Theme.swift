@@ -26,13 +26,15 @@ public struct Theme: Sendable {
         let overrides = siteRoot.appending(path: "Templates")
         for (path, data) in readFolder(overrides) { files[path] = data }
 
+        MustacheContentTypes.register(FastHTMLContentType(), named: FastHTMLContentType.name)
         var library = MustacheLibrary()
         var assetFiles: [String: Data] = [:]
         for (path, data) in files {
             if path.hasSuffix(".mustache"), !path.contains("/") {
                 let name = String(path.dropLast(".mustache".count))
                 do {
-                    library.register(try MustacheTemplate(string: String(decoding: data, as: UTF8.self)), named: name)
+                    let text = FastHTMLContentType.pragma + String(decoding: data, as: UTF8.self)
+                    library.register(try MustacheTemplate(string: text), named: name)
                 } catch let error as MustacheTemplate.ParserError {
                     throw BuildError(
                         file: "Templates/\(path)",
@@ -78,6 +80,18 @@ public struct Theme: Sendable {
             if !relative.hasPrefix(".") { files[relative] = data }
         }
         return files
+    }
+}
+
+/// HTML escaping for `{{name}}` with Marquee's escaper, which returns text without special
+/// characters untouched; swift-mustache's own looks up every character in a dictionary, and was
+/// a tenth of a 10,000-item build's time. Every template gets the pragma that selects it.
+struct FastHTMLContentType: MustacheContentType {
+    static let name = "MARQUEE_HTML"
+    static let pragma = "{{% CONTENT_TYPE: MARQUEE_HTML}}"
+
+    func escapeText(_ text: String) -> String {
+        HTMLEscape.attribute(text)
     }
 }
 

@@ -29,6 +29,24 @@ public struct BuildReport: Sendable {
     }
 }
 
+/// Wall time per stage, printed with `MARQUEE_TIMINGS=1` (for profiling).
+struct StageTimings {
+    private var last = ContinuousClock.now
+    private var laps: [(String, Duration)] = []
+
+    mutating func lap(_ name: String) {
+        let now = ContinuousClock.now
+        laps.append((name, now - last))
+        last = now
+    }
+
+    var summary: String {
+        "timings: " + laps.filter { $0.1 > .milliseconds(1) }
+            .map { "\($0.0) \(String(format: "%.3f", Double($0.1.components.attoseconds) / 1e18 + Double($0.1.components.seconds))) s" }
+            .joined(separator: ", ")
+    }
+}
+
 /// Runs a site's plugins stage by stage and writes the result atomically.
 public struct SiteBuilder: Sendable {
     /// The site being built.
@@ -46,16 +64,33 @@ public struct SiteBuilder: Sendable {
         let started = ContinuousClock.now
         try checkOutputLocation()
         let context = BuildContext(root: site.root, config: site.config, theme: site.theme, progress: progress)
+        var timings = StageTimings()
         var items = try await loadAll(context)
+        timings.lap("load")
+        // Nothing changed since the last build (same inputs, output untouched): stop here.
+        let fingerprint = BuildState.fingerprint(items: items, site: site)
+        timings.lap("fingerprint")
+        let previous = BuildState.load(for: site)
+        timings.lap("load state")
+        if let state = previous, state.fingerprint == fingerprint, state.matches(site.output) {
+            timings.lap("check output")
+            if ProcessInfo.processInfo.environment["MARQUEE_TIMINGS"] != nil { progress(timings.summary) }
+            return BuildReport(
+                items: state.items, pages: state.pages, files: state.files.count, filesWritten: 0,
+                filesUnchanged: state.files.count, seconds: Self.seconds(since: started), warnings: context.warnings, output: site.output)
+        }
         for plugin in site.plugins {
             try run(plugin) { try plugin.transformItems(&items, in: context) }
+            timings.lap("transform \(plugin.name)")
         }
         for plugin in site.plugins {
             try run(plugin) { try plugin.layOutItems(&items, in: context) }
         }
+        timings.lap("lay out")
         let output = OutputSet()
         for plugin in site.plugins {
             try run(plugin) { try plugin.writeOutputs(for: items, into: output, in: context) }
+            timings.lap("write \(plugin.name)")
         }
         var files = output.files
         for plugin in site.plugins {
@@ -63,13 +98,23 @@ public struct SiteBuilder: Sendable {
                 for index in files.indices { try plugin.postProcess(&files[index], in: context) }
             }
         }
+        timings.lap("post-process")
         let written = try AtomicOutput.write(files, to: site.output)
-        let elapsed = started.duration(to: .now)
+        timings.lap("write files")
+        BuildState(
+            fingerprint: fingerprint, items: items.count, pages: files.filter(\.isPage).count,
+            files: BuildState.snapshot(site.output, paths: files.map(\.path))
+        ).save(for: site)
+        if ProcessInfo.processInfo.environment["MARQUEE_TIMINGS"] != nil { progress(timings.summary) }
         return BuildReport(
             items: items.count, pages: files.filter(\.isPage).count, files: files.count,
             filesWritten: written.written, filesUnchanged: written.unchanged,
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-            warnings: context.warnings, output: site.output)
+            seconds: Self.seconds(since: started), warnings: context.warnings, output: site.output)
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = start.duration(to: .now)
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
     /// Runs every plugin's load hook concurrently and keeps their items in registration order.
