@@ -12,6 +12,9 @@ public struct MovieListSource: Plugin {
     /// At most this many movies, in the file's order.
     public let limit: Int?
 
+    /// The longest description accepted, in bytes.
+    public static let maximumDescriptionBytes = 256 * 1024
+
     /// Creates a source reading `file`.
     public init(name: String, file: URL, limit: Int? = nil) {
         self.name = name
@@ -64,6 +67,9 @@ public struct MovieListSource: Plugin {
         }
         let title = try string("Title", required: true) ?? ""
         let description = try string("Description", required: true) ?? ""
+        guard description.utf8.count <= Self.maximumDescriptionBytes else {
+            throw BuildError(file: display, place: .path("\(path).Description"), "the description is \(description.utf8.count / 1024) KiB, over the \(Self.maximumDescriptionBytes / 1024) KiB limit; shorten it.")
+        }
         let intro = try string("Intro", required: false) ?? ""
         var images: [ImageCandidate] = []
         if let photo = try string("Photo", required: false)?.trimmingCharacters(in: .whitespaces), !photo.isEmpty {

@@ -7,6 +7,9 @@ public struct NormalizePlugin: Plugin {
     public init() {}
 
     /// Leaves the items as they are.
+    /// Image candidates kept per item (feeds have been seen listing hundreds).
+    public static let maximumImages = 32
+
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
         var seen: Set<String> = []
         items = items.filter { seen.insert($0.id).inserted }
@@ -18,6 +21,7 @@ public struct NormalizePlugin: Plugin {
                 items[index].intro = TextBlocks.plainText(fromHTML: items[index].bodyHTML)
             }
             items[index].intro = TextTruncation.truncate(items[index].intro, to: config.introLength)
+            if items[index].images.count > Self.maximumImages { items[index].images.removeLast(items[index].images.count - Self.maximumImages) }
         }
         Slug.assign(to: &items)
     }

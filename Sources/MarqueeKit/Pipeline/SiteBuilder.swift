@@ -63,6 +63,9 @@ public struct SiteBuilder: Sendable {
     public func build() async throws(BuildError) -> BuildReport {
         let started = ContinuousClock.now
         try checkOutputLocation()
+        let lock = try BuildLock(for: site)
+        defer { withExtendedLifetime(lock) {} }
+        StagingCleanup.run(output: site.output)
         let context = BuildContext(root: site.root, config: site.config, theme: site.theme, progress: progress)
         var timings = StageTimings()
         var items = try await loadAll(context)
@@ -112,6 +115,9 @@ public struct SiteBuilder: Sendable {
             seconds: Self.seconds(since: started), warnings: context.warnings, output: site.output)
     }
 
+    /// Items a site may hold (a guard against runaway inputs, far above real galleries).
+    public static let maximumItems = 1_000_000
+
     static func seconds(since start: ContinuousClock.Instant) -> Double {
         let elapsed = start.duration(to: .now)
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -133,6 +139,10 @@ public struct SiteBuilder: Sendable {
                 }
                 var results = [[Item]](repeating: [], count: plugins.count)
                 for try await (index, items) in group { results[index] = items }
+                let total = results.reduce(0) { $0 + $1.count }
+                guard total <= Self.maximumItems else {
+                    throw BuildError("the sources hold \(total) items, over the limit of \(Self.maximumItems); use `limit:` on the largest sources.")
+                }
                 return results.flatMap { $0 }
             }
         } catch let error as BuildError {

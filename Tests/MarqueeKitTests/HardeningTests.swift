@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import MarqueeKit
+
+@Suite("A build never loses a site", .serialized, .timeLimit(.minutes(2)))
+struct HardeningTests {
+    /// A site big enough that a build takes a while: 3,000 movies.
+    func bigSite() throws -> URL {
+        let movies = (0..<3000).map { index in
+            #"{"Title": "Movie \#(index)", "Description": "A description of movie \#(index) that is long enough to wrap over a few lines in every cell of the gallery, with **bold** and *italic* words."}"#
+        }
+        return try TestSupport.makeSite(
+            config: "title: Big\nsources:\n  - type: movies\n    path: m.json\n",
+            texts: ["m.json": "{\"movies\": [\(movies.joined(separator: ",\n"))]}"])
+    }
+
+    @Test func killingABuildAtAnyMomentLeavesThePreviousSite() async throws {
+        let root = try bigSite()
+        _ = try await TestSupport.build(root)
+        let before = TestSupport.snapshot(root.appending(path: "Site"))
+        // Change the input so that the next build really writes, then kill it at several moments.
+        let list = root.appending(path: "Content/m.json")
+        try (try String(contentsOf: list, encoding: .utf8)).replacingOccurrences(of: "Movie 1\"", with: "Movie One\"").write(to: list, atomically: true, encoding: .utf8)
+        for delay in [50, 200, 400, 700] {
+            let process = Process()
+            process.executableURL = TestSupport.repository.appending(path: ".build/debug/marquee")
+            process.arguments = ["build", "--root", root.path, "--quiet"]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            try await Task.sleep(for: .milliseconds(delay))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if process.terminationReason == .exit { continue }  // finished before the kill: nothing to check
+            #expect(TestSupport.snapshot(root.appending(path: "Site")) == before, "killed after \(delay) ms")
+        }
+        // The next build cleans what the killed ones left and succeeds.
+        let report = try await TestSupport.build(root)
+        #expect(report.filesWritten > 0)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasPrefix(".Site.") }
+        #expect(leftovers.isEmpty)
+        #expect(try TestSupport.read(root, "index.html").contains("Movie One"))
+    }
+
+    @Test func twoBuildsAtOnceDoNotCorruptTheSite() async throws {
+        let root = try TestSupport.makeFixtureSite()
+        let site = try Site.fromConfig(root: root)
+        do {
+            let held = try BuildLock(for: site)
+            await #expect {
+                try await SiteBuilder(site: site).build()
+            } throws: { error in
+                (error as! BuildError).message.contains("another build of this site is running (process \(getpid()))")
+            }
+            withExtendedLifetime(held) {}
+        }
+        // Started together, one of two concurrent builds may be refused; the site ends complete.
+        async let first = try? TestSupport.build(root)
+        async let second = try? TestSupport.build(root)
+        let results = await [first, second]
+        #expect(results.contains { $0 != nil })
+        #expect(try TestSupport.read(root, "index.html").contains("</html>"))
+    }
+
+    @Test func oversizedDescriptionsAreRefusedWithTheirPath() async throws {
+        let long = String(repeating: "word ", count: 60_000)
+        let root = try TestSupport.makeSite(
+            config: "title: T\nsources:\n  - type: movies\n    path: m.json\n",
+            texts: ["m.json": "{\"movies\": [{\"Title\": \"A\", \"Description\": \"\(long)\"}]}"])
+        await #expect { try await TestSupport.build(root) } throws: { error in
+            (error as! BuildError).place == .path("movies[0].Description")
+        }
+    }
+}
