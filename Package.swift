@@ -52,6 +52,9 @@ let package = Package(
                 "MarqueeKit", "MarqueeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // Fuzz targets: built with -sanitize=fuzzer -DFUZZING by scripts/fuzz; a normal build
+        // replays saved inputs (Tests/FuzzRegressions) instead.
+        .executableTarget(name: "marquee-fuzz", dependencies: ["MarqueeKit"]),
         .testTarget(
             name: "MarqueeKitTests",
             dependencies: [

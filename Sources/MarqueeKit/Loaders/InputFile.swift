@@ -3,7 +3,7 @@ import Foundation
 /// Reading local input files with the checks every loader needs.
 public enum InputFile {
     /// Input files larger than this are refused (a feed or movie list is far smaller).
-    public static let maximumSize = 64 * 1024 * 1024
+    public static let maximumSize = 256 * 1024 * 1024
 
     /// The file's bytes; a missing, unreadable, oversized or empty file is a ``BuildError``.
     public static func read(_ file: URL, display: String) throws(BuildError) -> Data {

@@ -29,13 +29,38 @@ public struct SiteFilesWriter: Plugin {
         }
         try output.add("robots.txt", text: robots)
 
-        let index: [[String: String]] = items.map { item in
-            var entry = ["t": item.title, "s": item.source, "u": "items/\(item.slug)/"]
-            if let author = item.author { entry["a"] = author }
-            return entry
+        // Written by hand: JSONSerialization took a tenth of a 10,000-item build.
+        var json = "["
+        for (index, item) in items.enumerated() {
+            if index > 0 { json += "," }
+            json += "{"
+            if let author = item.author { json += "\"a\":" + Self.jsonString(author) + "," }
+            json += "\"s\":" + Self.jsonString(item.source) + ",\"t\":" + Self.jsonString(item.title)
+            json += ",\"u\":\"items/" + item.slug + "/\"}"
         }
-        let json = try JSONSerialization.data(withJSONObject: index, options: [.sortedKeys, .withoutEscapingSlashes])
-        try output.add(Self.searchIndexPath, json)
+        try output.add(Self.searchIndexPath, text: json + "]")
+    }
+
+    /// A JSON string literal.
+    static func jsonString(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "<": result += "\\u003c"  // keeps "</script>" out of the file, should it ever be inlined
+            default:
+                if scalar.value < 0x20 {
+                    result += String(format: "\\u%04x", scalar.value)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
     }
 
     private func sitemap(_ pages: [String], renderer: PageRenderer) -> String {

@@ -1,0 +1,42 @@
+import Foundation
+
+#if FUZZING
+/// The target libFuzzer runs, from `MARQUEE_FUZZ_TARGET` (default: sanitizer).
+let selectedTarget = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["MARQUEE_FUZZ_TARGET"] ?? "sanitizer") ?? .sanitizer
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    selectedTarget.run(Data(bytes: bytes, count: count))
+    return 0
+}
+#else
+/// Without the fuzzer, the same targets replay saved inputs: `marquee-fuzz FOLDER…` runs every
+/// file under each `FOLDER/<target>/` through that target (the regression test for crashes that
+/// fuzzing found), and `marquee-fuzz --all FILE…` runs files through every target.
+@main
+struct Replay {
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        var runs = 0
+        if arguments.first == "--all" {
+            arguments.removeFirst()
+            for path in arguments {
+                guard let data = FileManager.default.contents(atPath: path) else { continue }
+                for target in FuzzTarget.allCases { target.run(data); runs += 1 }
+            }
+        } else {
+            for folder in arguments {
+                for target in FuzzTarget.allCases {
+                    let directory = URL(fileURLWithPath: folder).appending(path: target.rawValue)
+                    for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] {
+                        guard let data = FileManager.default.contents(atPath: directory.appending(path: name).path) else { continue }
+                        target.run(data)
+                        runs += 1
+                    }
+                }
+            }
+        }
+        print("replayed \(runs) inputs without a crash or an unsafe output")
+    }
+}
+#endif

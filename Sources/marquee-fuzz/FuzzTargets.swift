@@ -1,0 +1,85 @@
+import Foundation
+import MarqueeKit
+
+/// The parsers and filters that read untrusted input, each as a fuzz target.
+enum FuzzTarget: String, CaseIterable {
+    case feed, movies, markdown, sanitizer
+
+    /// Runs one input. Errors are expected (bad input must be an error, not a crash); a broken
+    /// property stops the process so libFuzzer records the input.
+    func run(_ data: Data) {
+        switch self {
+        case .feed:
+            _ = try? FeedParser.parse(data, display: "fuzz.xml")
+        case .movies:
+            MovieFuzzing.shared.run(data)
+        case .markdown:
+            let html = MarkdownRenderer.render(String(decoding: data, as: UTF8.self)) { url, role in
+                URLPolicy.resolveWeb(url, role: role, base: nil)
+            }
+            ScriptFreeCheck.assertSafe(html, input: data)
+        case .sanitizer:
+            let html = HTMLSanitizer(base: URL(string: "https://example.org/feed/")).sanitize(String(decoding: data, as: UTF8.self))
+            ScriptFreeCheck.assertSafe(html, input: data)
+        }
+    }
+}
+
+/// The property the sanitizer (and cmark's safe mode) must keep: nothing in the output can run
+/// script, whatever the input.
+enum ScriptFreeCheck {
+    static let forbiddenElements: Set<String> = ["script", "style", "iframe", "object", "embed", "frame", "frameset", "svg", "math", "form", "base", "link", "meta"]
+    static let urlAttributes: Set<String> = ["href", "src", "cite", "action", "formaction", "xlink:href", "background", "poster"]
+
+    static func assertSafe(_ html: String, input: Data) {
+        if let problem = problem(in: HTMLParser.parseFragment(html)) {
+            FileHandle.standardError.write(Data("unsafe output (\(problem)):\n\(html)\n".utf8))
+            abort()
+        }
+    }
+
+    static func problem(in nodes: [HTMLNode]) -> String? {
+        for node in nodes {
+            guard case .element(let name, let attributes, let children) = node else { continue }
+            if forbiddenElements.contains(name) { return "<\(name)>" }
+            for attribute in attributes {
+                if attribute.name.hasPrefix("on") { return "\(attribute.name)=" }
+                if attribute.name == "style" || attribute.name == "srcdoc" { return "\(attribute.name)=" }
+                if urlAttributes.contains(attribute.name) {
+                    let scheme = URLPolicy.scheme(of: URLPolicy.clean(attribute.value)) ?? "relative"
+                    if !["http", "https", "mailto", "relative"].contains(scheme) { return "\(attribute.name)=\(scheme):" }
+                }
+            }
+            if let problem = problem(in: children) { return problem }
+        }
+        return nil
+    }
+}
+
+/// The movie loader needs a site folder and a build context: made once, reused for every input.
+final class MovieFuzzing: @unchecked Sendable {
+    static let shared = MovieFuzzing()
+    let file: URL
+    let source: MovieListSource
+    let context: BuildContext
+
+    init() {
+        let root = FileManager.default.temporaryDirectory.appending(path: "marquee-fuzz-\(getpid())")
+        try? FileManager.default.createDirectory(at: root.appending(path: "Content"), withIntermediateDirectories: true)
+        file = root.appending(path: "Content/movies.json")
+        source = MovieListSource(name: "fuzz", file: file)
+        let theme = try! Theme.load(siteRoot: root)
+        context = BuildContext(root: root, config: SiteConfig(title: "fuzz"), theme: theme)
+    }
+
+    func run(_ data: Data) {
+        try? data.write(to: file)
+        let semaphore = DispatchSemaphore(value: 0)
+        let source = self.source, context = self.context
+        Task {
+            _ = try? await source.loadItems(in: context)
+            semaphore.signal()
+        }
+        semaphore.wait()
+    }
+}
