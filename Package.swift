@@ -1,6 +1,10 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// `MARQUEE_FUZZ=1` (set by scripts/fuzz) links libFuzzer into marquee-fuzz; the rest of the
+/// package is instrumented by the flags scripts/fuzz passes (-sanitize=address, coverage).
+let fuzzing = Context.environment["MARQUEE_FUZZ"] != nil
+
 let package = Package(
     name: "Marquee",
     platforms: [.macOS(.v14)],
@@ -52,9 +56,12 @@ let package = Package(
                 "MarqueeKit", "MarqueeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        // Fuzz targets: built with -sanitize=fuzzer -DFUZZING by scripts/fuzz; a normal build
-        // replays saved inputs (Tests/FuzzRegressions) instead.
-        .executableTarget(name: "marquee-fuzz", dependencies: ["MarqueeKit"]),
+        // Fuzz targets: scripts/fuzz builds them with libFuzzer; a normal build replays saved
+        // inputs (Tests/FuzzRegressions) instead.
+        .executableTarget(
+            name: "marquee-fuzz", dependencies: ["MarqueeKit"],
+            swiftSettings: fuzzing ? [.define("FUZZING"), .unsafeFlags(["-sanitize=fuzzer"])] : [],
+            linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
         .testTarget(
             name: "MarqueeKitTests",
             dependencies: [

@@ -9,6 +9,26 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     selectedTarget.run(Data(bytes: bytes, count: count))
     return 0
 }
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+/// SwiftPM links executables with their entry point renamed to `<module>_main`; hand control to
+/// libFuzzer's driver from there.
+@_cdecl("marquee_fuzz_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return LLVMFuzzerRunDriver(&count, &arguments) { bytes, size in
+        guard let bytes else { return 0 }
+        selectedTarget.run(Data(bytes: bytes, count: size))
+        return 0
+    }
+}
 #else
 /// Without the fuzzer, the same targets replay saved inputs: `marquee-fuzz FOLDER…` runs every
 /// file under each `FOLDER/<target>/` through that target (the regression test for crashes that
