@@ -1,9 +1,6 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// `MARQUEE_FUZZ=1` (set by scripts/fuzz) links libFuzzer into marquee-fuzz; the rest of the
-/// package is instrumented by the flags scripts/fuzz passes (-sanitize=address, coverage).
-let fuzzing = Context.environment["MARQUEE_FUZZ"] != nil
 
 let package = Package(
     name: "Marquee",
@@ -58,10 +55,7 @@ let package = Package(
             ]),
         // Fuzz targets: scripts/fuzz builds them with libFuzzer; a normal build replays saved
         // inputs (Tests/FuzzRegressions) instead.
-        .executableTarget(
-            name: "marquee-fuzz", dependencies: ["MarqueeKit"],
-            swiftSettings: fuzzing ? [.define("FUZZING"), .unsafeFlags(["-sanitize=fuzzer"])] : [],
-            linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])] : []),
+        .executableTarget(name: "marquee-fuzz", dependencies: ["MarqueeKit"]),
         .testTarget(
             name: "MarqueeKitTests",
             dependencies: [

@@ -1,5 +1,12 @@
 import Foundation
 
+#if FUZZING
+// scripts/fuzz builds every Swift module with -sanitize=fuzzer, which links libFuzzer into this
+// tool too; libFuzzer needs this symbol, the tool never calls it.
+@_cdecl("LLVMFuzzerTestOneInput")
+func unusedFuzzEntry(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt { 0 }
+#endif
+
 // embed-theme TEMPLATES_DIR OUTPUT.swift
 // Writes a Swift file holding every file under TEMPLATES_DIR as base64, keyed by relative path.
 let arguments = CommandLine.arguments

@@ -127,3 +127,21 @@ struct HostileShapeTests {
         }
     }
 }
+
+@Suite("Fuzzing regressions")
+struct FuzzRegressionTests {
+    /// Found by `scripts/fuzz feed`: a broken XML declaration, a second one naming ISO-8859-1, and
+    /// a raw 0xFF byte inside an element name made FoundationXML trap. Now every document reaches
+    /// libxml2 as valid UTF-8, so this is an ordinary parse error or a feed.
+    @Test func latin1ByteInAnElementNameAfterABrokenDeclaration() throws {
+        let folder = TestSupport.repository.appending(path: "Tests/FuzzRegressions/feed")
+        let inputs = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("crash-") }
+        #expect(!inputs.isEmpty)
+        for name in inputs {
+            let data = try Data(contentsOf: folder.appending(path: name))
+            _ = try? FeedParser.parse(data, display: name)
+        }
+        let declared = Data("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss version=\"2.0\"><ch\u{FF}annel/></rss>".data(using: .isoLatin1)!)
+        #expect(throws: BuildError.self) { try FeedParser.parse(declared, display: "x.xml") }
+    }
+}

@@ -71,7 +71,7 @@ public enum XMLTree {
     /// Parses a whole document and returns its root element.
     public static func parse(_ data: Data, display: String) throws(BuildError) -> XMLTreeElement {
         try refuseEntityDeclarations(data, display: display)
-        let prepared = HTMLEntities.replaceNamedEntities(in: repairingUTF8(data))
+        let prepared = HTMLEntities.replaceNamedEntities(in: try transcodedToUTF8(data, display: display))
         let parser = XMLParser(data: prepared)
         let collector = Collector()
         parser.delegate = collector
@@ -100,17 +100,55 @@ public enum XMLTree {
         return root
     }
 
-    /// A document in UTF-8 (declared or by default) with invalid byte sequences gets U+FFFD in
-    /// their place, as browsers do, instead of failing; documents declaring another encoding
-    /// (ISO-8859-1, windows-1252) are left for libxml2 to convert.
-    static func repairingUTF8(_ data: Data) -> Data {
-        if String(validating: data, as: UTF8.self) != nil { return data }
-        let head = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
-        if let declaration = head.range(of: "encoding=") {
-            let value = head[declaration.upperBound...].dropFirst().prefix { $0 != "\"" && $0 != "'" }
-            if value != "utf-8" && value != "utf8" { return data }
+    /// The document as valid UTF-8 with no encoding declaration, whatever it came in: a BOM or
+    /// the leading `<?xml … encoding="…"?>` picks the decoder (UTF-8, UTF-16, ISO-8859-1,
+    /// windows-1252, ASCII), and invalid UTF-8 becomes U+FFFD as browsers do. libxml2 then only
+    /// ever sees valid UTF-8: FoundationXML traps on element names that are not (found by
+    /// fuzzing: a broken declaration followed by a Latin-1 byte in a tag name).
+    static func transcodedToUTF8(_ data: Data, display: String) throws(BuildError) -> Data {
+        var bytes = data[...]
+        var encoding: String.Encoding?
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            bytes = bytes.dropFirst(3)
+            encoding = .utf8
+        } else if bytes.starts(with: [0xFF, 0xFE]) {
+            encoding = .utf16LittleEndian
+            bytes = bytes.dropFirst(2)
+        } else if bytes.starts(with: [0xFE, 0xFF]) {
+            encoding = .utf16BigEndian
+            bytes = bytes.dropFirst(2)
         }
-        return Data(String(decoding: data, as: UTF8.self).utf8)
+        if encoding == nil, bytes.starts(with: Array("<?xml".utf8)), let end = bytes.firstIndex(of: UInt8(ascii: ">")) {
+            let declaration = String(decoding: bytes[bytes.startIndex...end], as: UTF8.self).lowercased()
+            if let range = declaration.range(of: #"encoding\s*=\s*["']([a-z0-9._-]+)["']"#, options: .regularExpression) {
+                let name = declaration[range].split(whereSeparator: { $0 == "\"" || $0 == "'" }).dropFirst().first.map(String.init) ?? "utf-8"
+                switch name {
+                case "utf-8", "utf8": encoding = .utf8
+                case "iso-8859-1", "latin1", "latin-1", "iso8859-1": encoding = .isoLatin1
+                case "windows-1252", "cp1252": encoding = .windowsCP1252
+                case "us-ascii", "ascii": encoding = .utf8
+                case "utf-16": encoding = .utf16
+                default:
+                    throw BuildError(file: display, place: .lineColumn(line: 1, column: 1), "the declared encoding \"\(name)\" is not supported; serve the feed as UTF-8.")
+                }
+            }
+        }
+        let text: String
+        switch encoding ?? .utf8 {
+        case .utf8:
+            text = String(decoding: bytes, as: UTF8.self)
+        case let other:
+            guard let decoded = String(data: Data(bytes), encoding: other) else {
+                throw BuildError(file: display, place: .lineColumn(line: 1, column: 1), "the bytes do not match the declared encoding.")
+            }
+            text = decoded
+        }
+        // Drop the declaration (it may name the old encoding); without one, XML is UTF-8.
+        var body = Substring(text)
+        if body.hasPrefix("<?xml"), let end = body.firstIndex(of: ">") {
+            body = body[body.index(after: end)...]
+        }
+        return Data(body.utf8)
     }
 
     private static func refuseEntityDeclarations(_ data: Data, display: String) throws(BuildError) {
