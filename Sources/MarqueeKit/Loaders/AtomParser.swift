@@ -38,27 +38,12 @@ enum AtomParser {
         let content = markup(element.child("content", ns))
         let mediaDescription = element.mediaChild("description").flatMap { FeedIntro.nonEmpty($0.trimmedText) }.map { Markup.text($0) }
 
-        var images: [ImageCandidate] = []
-        func addImage(_ url: String?, width: String?, height: String?, thumbnail: Bool) {
-            guard let url, let resolved = localImage?(url) ?? URLPolicy.resolveWeb(url, role: .image, base: entryBase),
-                  !images.contains(where: { $0.url == resolved })
-            else { return }
-            images.append(ImageCandidate(url: resolved, width: FeedText.int(width), height: FeedText.int(height), isThumbnail: thumbnail))
-        }
-        let groups = element.mediaChildren("group")
-        for thumbnail in element.mediaChildren("thumbnail") + groups.flatMap({ $0.mediaChildren("thumbnail") }) {
-            addImage(thumbnail.attributes["url"], width: thumbnail.attributes["width"], height: thumbnail.attributes["height"], thumbnail: true)
-        }
-        for media in element.mediaChildren("content") + groups.flatMap({ $0.mediaChildren("content") }) {
-            let type = media.attributes["type"]?.lowercased() ?? ""
-            if media.attributes["medium"] == "image" || type.hasPrefix("image/") {
-                addImage(media.attributes["url"], width: media.attributes["width"], height: media.attributes["height"], thumbnail: false)
-            }
-        }
+        var images = ImageCollector(base: entryBase, localImage: localImage)
+        images.addMediaRSS(of: element)
         for enclosure in element.children("link", ns) where enclosure.attributes["rel"] == "enclosure" {
             let type = enclosure.attributes["type"]?.lowercased() ?? ""
             if type.hasPrefix("image/") || (type.isEmpty && FeedText.isImageURL(enclosure.attributes["href"] ?? "")) {
-                addImage(enclosure.attributes["href"], width: nil, height: nil, thumbnail: false)
+                images.add(enclosure.attributes["href"], thumbnail: false)
             }
         }
 
@@ -69,7 +54,7 @@ enum AtomParser {
         var item = Item(
             id: [id, link].compactMap { $0 }.first { !$0.isEmpty } ?? "hash-" + StableHash.hex(feedTitle, title, element.text),
             source: feedTitle, title: title, link: link,
-            body: content ?? summary ?? mediaDescription ?? .text(""), images: images,
+            body: content ?? summary ?? mediaDescription ?? .text(""), images: images.images,
             author: authors.isEmpty ? feedAuthor : authors.joined(separator: ", "), date: date,
             tags: Array(Set(tags)).sorted())
         item.intro = (summary ?? mediaDescription ?? content).map(FeedIntro.text(of:)) ?? ""

@@ -65,7 +65,7 @@ enum JSONFeedParser {
             author: authors(entry) ?? feedAuthor,
             date: (string(entry["date_published"]) ?? string(entry["date_modified"])).flatMap(FeedDate.parse),
             tags: Array(Set(tags)).sorted())
-        item.intro = (summary ?? body).map(FeedIntro.text(of:)) ?? ""
+        item.intro = FeedIntro.text(of: summary ?? body)
         return item
     }
 

@@ -36,3 +36,39 @@ enum FeedText {
         return LocalAssets.imageExtensions.contains { path.hasSuffix("." + $0) }
     }
 }
+
+/// Collects an item's image candidates, resolved and without repeats.
+struct ImageCollector {
+    private(set) var images: [ImageCandidate] = []
+    /// The base relative image URLs resolve against.
+    let base: URL?
+    /// Maps relative paths of a local feed to files beside it.
+    let localImage: LocalImageResolver?
+
+    init(base: URL?, localImage: LocalImageResolver?) {
+        self.base = base
+        self.localImage = localImage
+    }
+
+    mutating func add(_ url: String?, width: String? = nil, height: String? = nil, thumbnail: Bool) {
+        guard let url, let resolved = localImage?(url) ?? URLPolicy.resolveWeb(url, role: .image, base: base),
+              !images.contains(where: { $0.url == resolved })
+        else { return }
+        images.append(ImageCandidate(url: resolved, width: FeedText.int(width), height: FeedText.int(height), isThumbnail: thumbnail))
+    }
+
+    /// Media RSS thumbnails, then image `media:content`, of an item or entry (also inside `media:group`).
+    mutating func addMediaRSS(of element: XMLTreeElement) {
+        let groups = element.mediaChildren("group")
+        for thumbnail in element.mediaChildren("thumbnail") + groups.flatMap({ $0.mediaChildren("thumbnail") }) {
+            add(thumbnail.attributes["url"], width: thumbnail.attributes["width"], height: thumbnail.attributes["height"], thumbnail: true)
+        }
+        for content in element.mediaChildren("content") + groups.flatMap({ $0.mediaChildren("content") }) {
+            let medium = content.attributes["medium"]?.lowercased()
+            let type = content.attributes["type"]?.lowercased() ?? ""
+            let url = content.attributes["url"] ?? ""
+            guard medium == "image" || type.hasPrefix("image/") || (medium == nil && type.isEmpty && FeedText.isImageURL(url)) else { continue }
+            add(url, width: content.attributes["width"], height: content.attributes["height"], thumbnail: false)
+        }
+    }
+}

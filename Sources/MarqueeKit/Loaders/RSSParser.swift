@@ -54,28 +54,13 @@ enum RSSParser {
 
         let date = (element.child("pubDate", plain) ?? element.child("date", FeedNamespace.dublinCore)).flatMap { FeedDate.parse($0.text) }
 
-        var images: [ImageCandidate] = []
-        func addImage(_ url: String?, width: String?, height: String?, thumbnail: Bool) {
-            guard let url, let resolved = localImage?(url) ?? URLPolicy.resolveWeb(url, role: .image, base: itemBase),
-                  !images.contains(where: { $0.url == resolved })
-            else { return }
-            images.append(ImageCandidate(url: resolved, width: FeedText.int(width), height: FeedText.int(height), isThumbnail: thumbnail))
-        }
-        for thumbnail in media("thumbnail") {
-            addImage(thumbnail.attributes["url"], width: thumbnail.attributes["width"], height: thumbnail.attributes["height"], thumbnail: true)
-        }
-        for content in media("content") {
-            let medium = content.attributes["medium"]?.lowercased()
-            let type = content.attributes["type"]?.lowercased() ?? ""
-            let url = content.attributes["url"] ?? ""
-            guard medium == "image" || type.hasPrefix("image/") || (medium == nil && type.isEmpty && FeedText.isImageURL(url)) else { continue }
-            addImage(url, width: content.attributes["width"], height: content.attributes["height"], thumbnail: false)
-        }
+        var images = ImageCollector(base: itemBase, localImage: localImage)
+        images.addMediaRSS(of: element)
         for enclosure in element.children("enclosure", plain) {
             let type = enclosure.attributes["type"]?.lowercased() ?? ""
             let url = enclosure.attributes["url"] ?? ""
             if type.hasPrefix("image/") || (type.isEmpty && FeedText.isImageURL(url)) {
-                addImage(url, width: nil, height: nil, thumbnail: false)
+                images.add(url, thumbnail: false)
             }
         }
 
@@ -87,7 +72,7 @@ enum RSSParser {
         let id = [guid, link].compactMap { $0 }.first { !$0.isEmpty }
             ?? "hash-" + StableHash.hex(feedTitle, title, element.child("description", plain)?.text ?? "")
         var item = Item(
-            id: id, source: feedTitle, title: title, link: link, body: body, images: images,
+            id: id, source: feedTitle, title: title, link: link, body: body, images: images.images,
             author: author, date: date, tags: Array(Set(tags.filter { !$0.isEmpty })).sorted())
         item.intro = introSource.map(FeedIntro.text(of:)) ?? ""
         return item
