@@ -30,15 +30,20 @@ struct DeployAndInitTests {
         #expect(try SiteScaffold.create(in: root, force: true).count == written.count)
     }
 
-    @Test func deployPushesTheSiteAsOneCommitToTheBranch() async throws {
+    /// A scaffolded site whose config deploys to a new bare repository; returns (site, remote).
+    func siteWithRemote(deploy: (URL) -> String) throws -> (URL, URL) {
         let folder = try TestSupport.temporaryFolder()
         let remote = folder.appending(path: "remote.git")
         _ = try git(["init", "-q", "--bare", remote.path])
         let root = folder.appending(path: "site")
         try SiteScaffold.create(in: root)
         let config = root.appending(path: "Content/site.yml")
-        try (String(contentsOf: config, encoding: .utf8) + "deploy:\n  git: ../remote.git\n  branch: gh-pages\n")
-            .write(to: config, atomically: true, encoding: .utf8)
+        try (String(contentsOf: config, encoding: .utf8) + deploy(remote)).write(to: config, atomically: true, encoding: .utf8)
+        return (root, remote)
+    }
+
+    @Test func deployPushesTheSiteAsOneCommitToTheBranch() async throws {
+        let (root, remote) = try siteWithRemote { _ in "deploy:\n  git: ../remote.git\n  branch: gh-pages\n" }
 
         for round in 1...2 {
             let (_, commit, _) = try await GitDeployer.buildAndPublish(root: root, message: "Deploy round \(round)")
@@ -55,13 +60,7 @@ struct DeployAndInitTests {
     }
 
     @Test func aFailedBuildPushesNothing() async throws {
-        let folder = try TestSupport.temporaryFolder()
-        let remote = folder.appending(path: "remote.git")
-        _ = try git(["init", "-q", "--bare", remote.path])
-        let root = folder.appending(path: "site")
-        try SiteScaffold.create(in: root)
-        let config = root.appending(path: "Content/site.yml")
-        try (String(contentsOf: config, encoding: .utf8) + "deploy:\n  git: \(remote.path)\n").write(to: config, atomically: true, encoding: .utf8)
+        let (root, remote) = try siteWithRemote { "deploy:\n  git: \($0.path)\n" }
         try "{broken".write(to: root.appending(path: "Content/movies.json"), atomically: true, encoding: .utf8)
         await #expect(throws: BuildError.self) { try await GitDeployer.buildAndPublish(root: root) }
         #expect(try git(["--git-dir", remote.path, "branch", "--list"]).isEmpty)

@@ -5,22 +5,16 @@ import Testing
 @Suite("Output any static host accepts")
 struct StaticHostTests {
     func buildSubPathSite(pageSize: Int = 4) async throws -> URL {
-        let root = try TestSupport.makeSite(
-            config: """
-                title: Gallery
-                base_url: https://user.github.io/gallery
-                page_size: \(pageSize)
-                sources:
-                  - type: movies
-                    path: movies.json
-                  - type: feed
-                    path: feeds/popular.xml
-                """,
-            files: [
-                "movies.json": TestSupport.fixtures.appending(path: "movies/movies-2016.json"),
-                "images": TestSupport.fixtures.appending(path: "images"),
-                "feeds/popular.xml": TestSupport.fixtures.appending(path: "feeds/deviantart-popular.xml"),
-            ])
+        let root = try TestSupport.makeFixtureSite(config: """
+            title: Gallery
+            base_url: https://user.github.io/gallery
+            page_size: \(pageSize)
+            sources:
+              - type: movies
+                path: movies.json
+              - type: feed
+                path: feeds/popular.xml
+            """)
         _ = try await TestSupport.build(root)
         return root
     }

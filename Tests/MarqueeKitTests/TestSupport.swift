@@ -34,17 +34,20 @@ enum TestSupport {
         return root
     }
 
-    /// The fixture site: the shared movie list (with its posters) and the DeviantArt feed.
-    static func makeFixtureSite() throws -> URL {
+    static let fixtureConfig = """
+        title: "Fixture <Gallery> & Co"
+        sources:
+          - type: movies
+            path: movies.json
+          - type: feed
+            path: feeds/popular.xml
+        """
+
+    /// The fixture site: the shared movie list (with its posters) and the DeviantArt feed, with
+    /// `config` (by default a title and those two sources).
+    static func makeFixtureSite(config: String = fixtureConfig) throws -> URL {
         try makeSite(
-            config: """
-                title: "Fixture <Gallery> & Co"
-                sources:
-                  - type: movies
-                    path: movies.json
-                  - type: feed
-                    path: feeds/popular.xml
-                """,
+            config: config,
             files: [
                 "movies.json": fixtures.appending(path: "movies/movies-2016.json"),
                 "images": fixtures.appending(path: "images"),
