@@ -27,8 +27,6 @@ actor ReloadHub {
         send(Self.event("failure", message))
     }
 
-    var subscriberCount: Int { subscribers.count }
-
     func ping() {
         send(": ping\n\n")
     }

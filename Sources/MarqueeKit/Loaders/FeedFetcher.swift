@@ -103,7 +103,6 @@ public final class FeedFetcher: Sendable {
             case .deadlineExceeded, .readTimeout, .connectTimeout: return "no answer within \(options.timeout.components.seconds) s"
             case .redirectLimitReached: return "more than \(options.maximumRedirects) redirects"
             case .redirectCycleDetected: return "a redirect loop"
-            case .connectTimeout: return "the connection timed out"
             default: break
             }
         }

@@ -54,14 +54,6 @@ public final class OutputSet: Sendable {
     /// The number of HTML pages.
     public var pageCount: Int { storage.withLock { $0.keys.filter { $0.hasSuffix(".html") }.count } }
 
-    /// Replaces the stored files (used by post-processing).
-    func replace(with files: [OutputFile]) {
-        storage.withLock { storage in
-            storage.removeAll()
-            for file in files { storage[file.path] = file }
-        }
-    }
-
     /// A relative path of plain segments: no empty, `.` or `..` segment, no backslash or NUL.
     static func isSafe(_ path: String) -> Bool {
         guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\"), !path.contains("\u{0}") else { return false }

@@ -23,7 +23,7 @@ public struct CSVFilmSource: Plugin {
         for column in ["title", "year", "director", "summary"] where !csv.header.contains(column) {
             throw BuildError(file: display, place: .lineColumn(line: 1, column: 1), "the header has no \"\(column)\" column.")
         }
-        return csv.rows.enumerated().map { index, row in
+        return csv.rows.map { row in
             let title = row["title"] ?? ""
             var item = Item(
                 id: "csv-\(title)-\(row["year"] ?? "")",
@@ -33,7 +33,6 @@ public struct CSVFilmSource: Plugin {
                 body: .markdown(row["summary"] ?? "", base: file.deletingLastPathComponent()),
                 author: row["director"])
             item.tags = [row["year"] ?? ""].filter { !$0.isEmpty }
-            _ = index
             return item
         }
     }
