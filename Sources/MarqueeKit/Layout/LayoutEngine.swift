@@ -18,25 +18,28 @@ public struct LayoutEngine: Sendable {
     /// The cell plan for a title and description.
     public func plan(title: String, description: [TextBlock], hasImage: Bool) -> CellPlan {
         let template: CellTemplate = hasImage ? .image : .basic
+        // Each block is measured once and broken at every breakpoint's width.
+        let measuredTitle = lineBreaker.measure([TextRun(title, bold: true)], size: metrics.titleFontSize)
+        let measuredBlocks = description.map { lineBreaker.measure($0.runs, size: metrics.bodyFontSize) }
         let plans = metrics.breakpoints.map { breakpoint in
-            plan(title: title, description: description, template: template, at: breakpoint)
+            plan(title: measuredTitle, description: description, measured: measuredBlocks, template: template, at: breakpoint)
         }
-        let measurer = lineBreaker.measurer
-        let estimated = !title.unicodeScalars.allSatisfy(measurer.isCovered)
-            || !description.allSatisfy { $0.runs.allSatisfy { $0.text.unicodeScalars.allSatisfy(measurer.isCovered) } }
+        let estimated = !measuredTitle.isCovered || !measuredBlocks.allSatisfy(\.isCovered)
         return CellPlan(template: template, breakpoints: plans, isEstimated: estimated)
     }
 
-    func plan(title: String, description: [TextBlock], template: CellTemplate, at breakpoint: Breakpoint) -> BreakpointPlan {
+    func plan(
+        title: LineBreaker.MeasuredText, description: [TextBlock], measured: [LineBreaker.MeasuredText],
+        template: CellTemplate, at breakpoint: Breakpoint
+    ) -> BreakpointPlan {
         let m = metrics
         let width = m.textWidth(at: breakpoint, template: template)
-        let titleLines = lineBreaker.lineCount([TextRun(title, bold: true)], width: width, size: m.titleFontSize)
+        let titleLines = lineBreaker.lineCount(title, width: width)
         var descriptionLines = 0
-        for block in description {
+        for (block, text) in zip(description, measured) {
             var blockWidth = width
             if case .listItem(let level) = block.kind { blockWidth -= Double(level) * m.listIndent }
-            descriptionLines += lineBreaker.lineCount(
-                block.runs, width: blockWidth, size: m.bodyFontSize, preformatted: block.kind == .preformatted)
+            descriptionLines += lineBreaker.lineCount(text, width: blockWidth, preformatted: block.kind == .preformatted)
         }
         let collapsedLines: Int
         switch template {

@@ -1,6 +1,9 @@
 /// Counts the lines a browser needs for a block of text at a width, breaking as CSS
 /// `white-space: normal; overflow-wrap: anywhere` does: at spaces, after hyphens, around CJK
 /// ideographs, at forced breaks, and inside a word only when the word alone overflows a line.
+///
+/// Text is measured once (``measure(_:size:)``) and can then be broken at any number of widths
+/// cheaply: the layout engine asks for three breakpoints per block.
 public struct LineBreaker: Sendable {
     /// Measures the glyphs.
     public let measurer: TextMeasurer
@@ -10,43 +13,85 @@ public struct LineBreaker: Sendable {
         self.measurer = measurer
     }
 
-    /// The number of lines `runs` take at `width` pixels in the given font size.
-    public func lineCount(_ runs: [TextRun], width: Double, size: Double, preformatted: Bool = false) -> Int {
-        var state = State(maxWidth: max(width, 1))
+    /// A block of text measured in one font size: each character's advance and how it may break.
+    public struct MeasuredText: Sendable {
+        fileprivate var advances: [Double] = []
+        fileprivate var classes: [BreakClass] = []
+        /// True when every character is drawn by a shipped font (its width is known, not estimated).
+        public fileprivate(set) var isCovered = true
+    }
+
+    fileprivate enum BreakClass: UInt8 {
+        case ordinary, forcedBreak, space, ideograph, closing, hyphen
+    }
+
+    /// Measures `runs` at `size` pixels.
+    public func measure(_ runs: [TextRun], size: Double) -> MeasuredText {
+        var text = MeasuredText()
         for run in runs {
             for scalar in run.text.unicodeScalars {
-                if scalar == "\n" {
-                    state.flushWord()
-                    state.forceBreak()
-                    continue
-                }
-                let advance = measurer.advance(of: scalar, bold: run.bold, size: size)
-                let isSpace = scalar == " " || scalar == "\u{3000}"
-                if isSpace {
-                    if preformatted {
-                        state.appendToWord(advance)
-                        state.flushWord()
+                let breakClass: BreakClass
+                switch scalar {
+                case "\n": breakClass = .forcedBreak
+                case " ", "\u{3000}": breakClass = .space
+                case "-", "\u{2010}", "\u{2013}", "\u{2014}": breakClass = .hyphen
+                default:
+                    if Self.isClosingPunctuation(scalar) {
+                        breakClass = .closing
+                    } else if TextMeasurer.isWide(scalar) {
+                        breakClass = .ideograph
                     } else {
-                        state.appendSpace(advance)
+                        breakClass = .ordinary
                     }
+                }
+                text.classes.append(breakClass)
+                if breakClass == .forcedBreak {
+                    text.advances.append(0)
                     continue
                 }
-                let noBreakBefore = Self.isClosingPunctuation(scalar)
-                if TextMeasurer.isWide(scalar) && !noBreakBefore {
-                    // Ideographs are break opportunities on both sides.
-                    state.flushWord()
-                    state.appendToWord(advance)
-                    state.breakAfterWord = true
-                    continue
-                }
-                if state.pendingSpace > 0 || (state.breakAfterWord && !noBreakBefore) { state.flushWord() }
-                state.appendToWord(advance)
-                if scalar == "-" || scalar == "\u{2010}" || scalar == "\u{2013}" || scalar == "\u{2014}" {
-                    state.flushWord()
-                }
+                text.advances.append(measurer.advance(of: scalar, bold: run.bold, size: size))
+                if text.isCovered && !measurer.isCovered(scalar) { text.isCovered = false }
             }
         }
-        state.flushWord()
+        return text
+    }
+
+    /// The number of lines `runs` take at `width` pixels in the given font size.
+    public func lineCount(_ runs: [TextRun], width: Double, size: Double, preformatted: Bool = false) -> Int {
+        lineCount(measure(runs, size: size), width: width, preformatted: preformatted)
+    }
+
+    /// The number of lines measured text takes at `width` pixels.
+    public func lineCount(_ text: MeasuredText, width: Double, preformatted: Bool = false) -> Int {
+        var state = State(maxWidth: max(width, 1))
+        text.advances.withUnsafeBufferPointer { advances in
+            for (index, breakClass) in text.classes.enumerated() {
+                let advance = advances[index]
+                switch breakClass {
+                case .forcedBreak:
+                    state.flushWord(advances)
+                    state.forceBreak()
+                case .space:
+                    if preformatted {
+                        state.appendToWord(index, advance)
+                        state.flushWord(advances)
+                    } else {
+                        state.pendingSpace += advance
+                    }
+                case .ideograph:
+                    // Ideographs are break opportunities on both sides.
+                    state.flushWord(advances)
+                    state.appendToWord(index, advance)
+                    state.breakAfterWord = true
+                case .ordinary, .closing, .hyphen:
+                    let noBreakBefore = breakClass == .closing
+                    if state.pendingSpace > 0 || (state.breakAfterWord && !noBreakBefore) { state.flushWord(advances) }
+                    state.appendToWord(index, advance)
+                    if breakClass == .hyphen { state.flushWord(advances) }
+                }
+            }
+            state.flushWord(advances)
+        }
         return state.lines
     }
 
@@ -69,30 +114,27 @@ public struct LineBreaker: Sendable {
         /// Width of the current line, including spaces after the last placed word.
         var lineWidth = 0.0
         var lineIsEmpty = true
-        /// The word being collected: its glyph advances.
-        var word: [Double] = []
+        /// The word being collected: a range of characters (a word's characters are consecutive).
+        var wordStart = 0
+        var wordEnd = 0
         var wordWidth = 0.0
         /// Spaces collected after the word; they hang at a line end.
         var pendingSpace = 0.0
+        /// The word ends at an ideograph: the next character may start a new word.
+        var breakAfterWord = false
         static let epsilon = 0.005
 
         init(maxWidth: Double) { self.maxWidth = maxWidth }
 
-        mutating func appendToWord(_ advance: Double) {
-            word.append(advance)
+        mutating func appendToWord(_ index: Int, _ advance: Double) {
+            if wordStart == wordEnd { wordStart = index }
+            wordEnd = index + 1
             wordWidth += advance
         }
 
-        mutating func appendSpace(_ advance: Double) {
-            pendingSpace += advance
-        }
-
-        /// The word ends at an ideograph: the next character may start a new word.
-        var breakAfterWord = false
-
-        mutating func flushWord() {
+        mutating func flushWord(_ advances: UnsafeBufferPointer<Double>) {
             breakAfterWord = false
-            if !word.isEmpty { place() }
+            if wordEnd > wordStart { place(advances) }
             if pendingSpace > 0 {
                 if !lineIsEmpty { lineWidth += pendingSpace }
                 pendingSpace = 0
@@ -105,8 +147,8 @@ public struct LineBreaker: Sendable {
             lineIsEmpty = true
         }
 
-        private mutating func place() {
-            defer { word.removeAll(keepingCapacity: true); wordWidth = 0 }
+        private mutating func place(_ advances: UnsafeBufferPointer<Double>) {
+            defer { wordStart = wordEnd; wordWidth = 0 }
             if lineWidth + wordWidth <= maxWidth + Self.epsilon {
                 lineWidth += wordWidth
                 lineIsEmpty = false
@@ -121,7 +163,8 @@ public struct LineBreaker: Sendable {
                 }
             }
             // The word alone is wider than a line: break it anywhere.
-            for advance in word {
+            for index in wordStart..<wordEnd {
+                let advance = advances[index]
                 if !lineIsEmpty && lineWidth + advance > maxWidth + Self.epsilon { forceBreak() }
                 lineWidth += advance
                 lineIsEmpty = false

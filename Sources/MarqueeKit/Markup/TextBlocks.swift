@@ -113,17 +113,19 @@ public enum TextBlocks {
                 appendRaw(text, bold: bold)
                 return
             }
-            var collapsed = ""
-            for scalar in text.unicodeScalars {
-                if scalar == " " || scalar == "\n" || scalar == "\t" || scalar == "\r" || scalar == "\u{0C}" {
-                    if !lastWasSpace { collapsed.unicodeScalars.append(" ") }
+            // Byte by byte: the collapsible characters are all ASCII, so UTF-8 sequences pass intact.
+            var collapsed: [UInt8] = []
+            collapsed.reserveCapacity(text.utf8.count)
+            for byte in text.utf8 {
+                if byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D || byte == 0x0C {
+                    if !lastWasSpace { collapsed.append(0x20) }
                     lastWasSpace = true
                 } else {
-                    collapsed.unicodeScalars.append(scalar)
+                    collapsed.append(byte)
                     lastWasSpace = false
                 }
             }
-            appendRaw(collapsed, bold: bold)
+            appendRaw(String(decoding: collapsed, as: UTF8.self), bold: bold)
         }
 
         mutating func appendRaw(_ text: String, bold: Bool) {

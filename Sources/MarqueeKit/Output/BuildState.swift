@@ -76,32 +76,10 @@ struct BuildState: Codable, Equatable {
         return result
     }
 
-    /// The number of regular files under `folder` (readdir, no Foundation enumerator).
-    static func countFiles(in folder: String) -> Int {
-        guard let directory = opendir(folder) else { return 0 }
-        defer { closedir(directory) }
-        var count = 0
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name == "." || name == ".." { continue }
-            switch Int32(entry.pointee.d_type) {
-            case Int32(DT_DIR): count += countFiles(in: folder + "/" + name)
-            case Int32(DT_REG): count += 1
-            default:
-                var info = stat()
-                if stat(folder + "/" + name, &info) == 0 {
-                    if (info.st_mode & S_IFMT) == S_IFDIR { count += countFiles(in: folder + "/" + name) }
-                    else if (info.st_mode & S_IFMT) == S_IFREG { count += 1 }
-                }
-            }
-        }
-        return count
-    }
-
     /// True when the output folder still holds exactly the files this state recorded, untouched.
     func matches(_ output: URL) -> Bool {
         let now = Self.snapshot(output, paths: Array(files.keys))
         guard now == files else { return false }
-        return Self.countFiles(in: output.path) == files.count
+        return FileIO.regularFiles(under: output.path).count == files.count
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One file of the built site, before it reaches the disk.
 public struct OutputFile: Sendable {
@@ -24,21 +23,30 @@ public struct OutputFile: Sendable {
     }
 }
 
-/// The files a build produces. Writer plugins add to it; the builder then writes it out
-/// atomically. Safe to use from several threads.
+/// The files a build produces. Writer plugins add to it, from any thread; each file is
+/// post-processed and streamed to the staging folder as it is added (so pages need not all be
+/// held in memory), and the builder commits the whole set at the end.
 public final class OutputSet: Sendable {
-    private let storage = Mutex<[String: OutputFile]>([:])
+    private let staged: StagedOutput
+    private let postProcess: @Sendable (inout OutputFile) throws(BuildError) -> Void
 
-    /// Creates the plugin with its default settings.
-    public init() {}
+    init(staged: StagedOutput, postProcess: @escaping @Sendable (inout OutputFile) throws(BuildError) -> Void) {
+        self.staged = staged
+        self.postProcess = postProcess
+    }
 
     /// Adds a file; a later file with the same path replaces an earlier one. Throws when the path
-    /// could leave the output folder.
+    /// could leave the output folder or the file cannot be written.
     public func add(_ path: String, _ contents: Data) throws(BuildError) {
         guard Self.isSafe(path) else {
             throw BuildError("refusing to write \"\(path)\": output paths must stay inside the output folder.")
         }
-        storage.withLock { $0[path] = OutputFile(path: path, contents: contents) }
+        var file = OutputFile(path: path, contents: contents)
+        try postProcess(&file)
+        guard Self.isSafe(file.path) else {
+            throw BuildError("refusing to write \"\(file.path)\": output paths must stay inside the output folder.")
+        }
+        try staged.put(file.path, file.contents)
     }
 
     /// Adds a text file, UTF-8 encoded.
@@ -46,13 +54,11 @@ public final class OutputSet: Sendable {
         try add(path, Data(text.utf8))
     }
 
-    /// Every file, sorted by path.
-    public var files: [OutputFile] {
-        storage.withLock { $0.values.sorted { $0.path < $1.path } }
-    }
+    /// The paths of every file added so far, sorted.
+    public var paths: [String] { staged.paths.sorted() }
 
-    /// The number of HTML pages.
-    public var pageCount: Int { storage.withLock { $0.keys.filter { $0.hasSuffix(".html") }.count } }
+    /// The number of HTML pages added so far.
+    public var pageCount: Int { staged.paths.filter { $0.hasSuffix(".html") }.count }
 
     /// A relative path of plain segments: no empty, `.` or `..` segment, no backslash or NUL.
     static func isSafe(_ path: String) -> Bool {

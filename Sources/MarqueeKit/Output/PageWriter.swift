@@ -40,7 +40,8 @@ public struct PageWriter: Plugin {
 
         let config = context.config
         let homes = home
-        var rendered = try listingPages.concurrentMap { page -> (String, String) in
+        // Pages go to the output as soon as they are rendered, so memory does not grow with the site.
+        _ = try listingPages.concurrentMap { page in
             let listing = page.listing
             let path = listing.folder(page: page.number) + "index.html"
             let root = SiteURL.relativeRoot(fromPage: path)
@@ -55,12 +56,12 @@ public struct PageWriter: Plugin {
             }
             values["pagination"] = Self.pagination(listing, current: page.number, total: page.total, root: root)
             let title = page.number == 1 ? listing.heading : "\(listing.heading) · page \(page.number)"
-            return (path, try renderer.page(
+            try output.add(path, text: try renderer.page(
                 "gallery", values, path: path,
                 title: listing.isGallery && page.number == 1 ? title : "\(title) · \(config.title)",
                 description: config.description))
         }
-        rendered += try items.concurrentMap { item -> (String, String) in
+        _ = try items.concurrentMap { item in
             let path = "items/\(item.slug)/index.html"
             let root = SiteURL.relativeRoot(fromPage: path)
             var values = renderer.common(root: root)
@@ -69,11 +70,10 @@ public struct PageWriter: Plugin {
             if let author = item.author, let folder = authorLinks[author] { detail["authorURL"] = root + folder }
             if let folder = shownSources[item.source] { detail["sourceURL"] = root + folder }
             values["item"] = detail
-            return (path, try renderer.page(
+            try output.add(path, text: try renderer.page(
                 "item", values, path: path, title: "\(item.title) · \(config.title)", description: item.intro,
                 image: ImageChoice.largest(item.images)))
         }
-        for (path, html) in rendered { try output.add(path, text: html) }
     }
 
     struct ListingPage: Sendable {

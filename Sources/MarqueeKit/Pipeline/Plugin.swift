@@ -11,7 +11,9 @@ import Foundation
 /// 2. ``transformItems(_:in:)`` — normalize, render markup, enrich.
 /// 3. ``layOutItems(_:in:)`` — decide how each item is shown.
 /// 4. ``writeOutputs(for:into:in:)`` — add pages, assets and other files to the output.
-/// 5. ``postProcess(_:in:)`` — adjust each written file before it reaches the disk.
+/// 5. ``postProcess(_:in:)`` — adjust each file before it reaches the disk. This runs on every
+///    file as soon as a writer adds it (by every plugin, in registration order), so files
+///    stream to the disk instead of waiting in memory for the whole site.
 ///
 /// Every hook has a default that does nothing, so a plugin implements only what it needs.
 public protocol Plugin: Sendable {
@@ -30,7 +32,8 @@ public protocol Plugin: Sendable {
     /// Stage 4: add files to the output.
     func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws
 
-    /// Stage 5: adjust one output file before it is written.
+    /// Stage 5: adjust one output file before it is written; called as each file is added, possibly
+    /// from several threads at once.
     func postProcess(_ file: inout OutputFile, in context: BuildContext) throws
 }
 

@@ -90,28 +90,39 @@ public struct SiteBuilder: Sendable {
             try run(plugin) { try plugin.layOutItems(&items, in: context) }
         }
         timings.lap("lay out")
-        let output = OutputSet()
-        for plugin in site.plugins {
-            try run(plugin) { try plugin.writeOutputs(for: items, into: output, in: context) }
-            timings.lap("write \(plugin.name)")
-        }
-        var files = output.files
-        for plugin in site.plugins {
-            try run(plugin) {
-                for index in files.indices { try plugin.postProcess(&files[index], in: context) }
+        let staged = try StagedOutput(output: site.output)
+        let result: StagedOutput.Result
+        do {
+            let plugins = site.plugins
+            let output = OutputSet(staged: staged) { (file: inout OutputFile) throws(BuildError) in
+                for plugin in plugins {
+                    do {
+                        try plugin.postProcess(&file, in: context)
+                    } catch {
+                        throw Self.attribute(error, to: plugin)
+                    }
+                }
             }
+            for plugin in site.plugins {
+                try run(plugin) { try plugin.writeOutputs(for: items, into: output, in: context) }
+                timings.lap("write \(plugin.name)")
+            }
+            result = try staged.commit()
+        } catch {
+            staged.discard()
+            throw error
         }
-        timings.lap("post-process")
-        let written = try AtomicOutput.write(files, to: site.output)
-        timings.lap("write files")
+        timings.lap("commit")
+        let paths = staged.paths
+        let pages = paths.filter { $0.hasSuffix(".html") }.count
         BuildState(
-            fingerprint: fingerprint, items: items.count, pages: files.filter(\.isPage).count,
-            files: BuildState.snapshot(site.output, paths: files.map(\.path))
+            fingerprint: fingerprint, items: items.count, pages: pages,
+            files: BuildState.snapshot(site.output, paths: paths)
         ).save(for: site)
         if ProcessInfo.processInfo.environment["MARQUEE_TIMINGS"] != nil { progress(timings.summary) }
         return BuildReport(
-            items: items.count, pages: files.filter(\.isPage).count, files: files.count,
-            filesWritten: written.written, filesUnchanged: written.unchanged,
+            items: items.count, pages: pages, files: paths.count,
+            filesWritten: result.written, filesUnchanged: result.unchanged,
             seconds: Self.seconds(since: started), warnings: context.warnings, output: site.output)
     }
 

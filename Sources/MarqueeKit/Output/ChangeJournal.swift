@@ -1,0 +1,78 @@
+import Foundation
+
+/// Applies a small change set to the output folder in place, so that an edit to one item costs
+/// a few renames instead of a new copy of the whole site.
+///
+/// The moves (staged file → output) and removals are first written to a journal beside the
+/// output (`.Site.journal`, complete or absent thanks to a rename). If the build is killed
+/// while applying them, the next build (or `marquee serve`) finishes them before anything
+/// else: every file in the output is always a complete file of either the previous or the new
+/// site, and after recovery the site is the new one.
+struct ChangeJournal: Codable {
+    /// The output folder.
+    var output: URL
+    /// The staging folder holding the new files.
+    var staging: URL
+    /// Paths to move from the staging folder into the output.
+    var moves: [String]
+    /// Paths to delete from the output.
+    var removals: [String]
+
+    static func location(for output: URL) -> URL {
+        output.deletingLastPathComponent().appending(path: ".\(output.lastPathComponent).journal")
+    }
+
+    /// Writes the journal, performs it, and removes it and the staging folder.
+    func apply() throws(BuildError) {
+        try record()
+        try perform()
+    }
+
+    /// Writes the journal beside the output (after this, the change will happen even if the
+    /// process dies).
+    func record() throws(BuildError) {
+        let location = Self.location(for: output)
+        let draft = location.deletingLastPathComponent().appending(path: location.lastPathComponent + ".draft")
+        do {
+            try JSONEncoder().encode(self).write(to: draft)
+            guard rename(draft.path, location.path) == 0 else { throw FileIO.failure(location.path) }
+        } catch {
+            unlink(draft.path)
+            try? FileManager.default.removeItem(at: staging)
+            throw BuildError(file: location.path, "cannot write the change journal: \(error). The previous site was left as it was.")
+        }
+    }
+
+    /// Moves and removes what is still to do; safe to run again after an interruption.
+    func perform() throws(BuildError) {
+        for path in moves {
+            let source = staging.path + "/" + path
+            let target = output.path + "/" + path
+            if access(source, F_OK) != 0 { continue }  // moved before an interruption
+            try FileIO.makeFolders(String(target[..<target.lastIndex(of: "/")!]))
+            guard rename(source, target) == 0 else { throw FileIO.failure(target) }
+        }
+        for path in removals {
+            unlink(output.path + "/" + path)
+            // Remove folders the removal left empty (rmdir refuses non-empty ones).
+            var folder = path
+            while let slash = folder.lastIndex(of: "/") {
+                folder = String(folder[..<slash])
+                if rmdir(output.path + "/" + folder) != 0 { break }
+            }
+        }
+        unlink(Self.location(for: output).path)
+        try? FileManager.default.removeItem(at: staging)
+    }
+
+    /// Finishes a journal left by a killed build, if there is one.
+    static func recover(output: URL) {
+        let location = location(for: output)
+        guard let data = try? Data(contentsOf: location) else { return }
+        guard let journal = try? JSONDecoder().decode(ChangeJournal.self, from: data), journal.output.standardizedFileURL == output.standardizedFileURL else {
+            unlink(location.path)
+            return
+        }
+        try? journal.perform()
+    }
+}

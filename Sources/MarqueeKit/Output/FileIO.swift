@@ -1,0 +1,74 @@
+import Foundation
+
+/// The few file operations the output writer needs, on POSIX calls: Foundation's
+/// `FileManager.createFile` writes every file through a temporary file and a rename, and
+/// `contents(atPath:)` reads a file even when its size alone shows it differs.
+enum FileIO {
+    /// True when the regular file at `path` holds exactly `contents`.
+    static func hasContents(_ path: String, _ contents: Data) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == contents.count else { return false }
+        if contents.isEmpty { return true }
+        var existing = [UInt8](repeating: 0, count: contents.count)
+        var offset = 0
+        while offset < existing.count {
+            let count = existing.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + offset, $0.count - offset, off_t(offset)) }
+            if count <= 0 { return false }
+            offset += count
+        }
+        return contents.withUnsafeBytes { new in existing.withUnsafeBytes { memcmp(new.baseAddress!, $0.baseAddress!, new.count) == 0 } }
+    }
+
+    /// Creates or truncates `path` and writes `contents`.
+    static func write(_ contents: Data, to path: String) throws(BuildError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw failure(path) }
+        defer { close(descriptor) }
+        var offset = 0
+        while offset < contents.count {
+            let count = contents.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw failure(path) }
+            offset += count
+        }
+    }
+
+    /// Creates `path` and its missing parents (`mkdir -p`).
+    static func makeFolders(_ path: String) throws(BuildError) {
+        if mkdir(path, 0o755) == 0 || errno == EEXIST { return }
+        guard errno == ENOENT, let slash = path.lastIndex(of: "/"), slash != path.startIndex else { throw failure(path) }
+        try makeFolders(String(path[..<slash]))
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw failure(path) }
+    }
+
+    /// The paths (relative, `/`-separated) of the regular files under `folder`.
+    static func regularFiles(under folder: String) -> Set<String> {
+        var result: Set<String> = []
+        collect(folder, prefix: "", into: &result)
+        return result
+    }
+
+    private static func collect(_ folder: String, prefix: String, into result: inout Set<String>) {
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name == "." || name == ".." { continue }
+            var type = Int32(entry.pointee.d_type)
+            if type == Int32(DT_UNKNOWN) {
+                var info = stat()
+                guard lstat(folder + "/" + name, &info) == 0 else { continue }
+                type = (info.st_mode & S_IFMT) == S_IFDIR ? Int32(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? Int32(DT_REG) : 0
+            }
+            if type == Int32(DT_DIR) { collect(folder + "/" + name, prefix: prefix + name + "/", into: &result) }
+            else if type == Int32(DT_REG) { result.insert(prefix + name) }
+        }
+    }
+
+    static func failure(_ path: String) -> BuildError {
+        BuildError(file: path, "cannot write this file: \(String(cString: strerror(errno))) (is the disk full or the folder read-only?).")
+    }
+}

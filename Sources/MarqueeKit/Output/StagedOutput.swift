@@ -1,0 +1,125 @@
+import Foundation
+import Synchronization
+
+/// Writes a build into the output folder so that a build that fails or is killed leaves the
+/// previous site as it was.
+///
+/// Files stream into a staging folder beside the output as writers produce them (so a build
+/// never holds every page in memory); a file whose bytes match the one already in the output is
+/// only noted. ``commit()`` then brings the output up to date in one of three ways:
+///
+/// - nothing changed: the output is left alone (modification times too);
+/// - a few files changed (a typical edit): they are moved into the output, after a journal
+///   listing the moves is written, so a build killed in the middle of the moves is finished by
+///   the next one (see ``ChangeJournal``);
+/// - otherwise: the unchanged files are hard-linked into the staging folder, which then
+///   replaces the output by two renames.
+final class StagedOutput: Sendable {
+    /// What a commit did.
+    struct Result: Sendable {
+        /// Files written.
+        var written = 0
+        /// Files kept from the previous output.
+        var unchanged = 0
+    }
+
+    /// The output folder.
+    let output: URL
+    /// Where new files are written until the commit.
+    let staging: URL
+    private let token: String
+    private let files = Mutex<[String: Bool]>([:])  // path → written (false: same bytes as the output's)
+    private let folders = Mutex<Set<String>>([])
+
+    /// Changes of at most this many files, or of this share of the site, are applied in place.
+    static let inPlaceLimit = (files: 32, share: 0.02)
+
+    init(output: URL) throws(BuildError) {
+        self.output = output.standardizedFileURL
+        token = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        staging = self.output.deletingLastPathComponent().appending(path: ".\(self.output.lastPathComponent).staging-\(token)")
+        try FileIO.makeFolders(staging.path)
+    }
+
+    /// Every path added so far.
+    var paths: [String] { files.withLock { Array($0.keys) } }
+
+    /// Adds a file; safe to call from several threads. A later file with the same path replaces
+    /// an earlier one.
+    func put(_ path: String, _ contents: Data) throws(BuildError) {
+        let target = staging.path + "/" + path
+        if FileIO.hasContents(output.path + "/" + path, contents) {
+            let wasWritten = files.withLock { $0.updateValue(false, forKey: path) } ?? false
+            if wasWritten { unlink(target) }
+            return
+        }
+        let folder = String(target[..<target.lastIndex(of: "/")!])
+        if folders.withLock({ !$0.contains(folder) }) {
+            try FileIO.makeFolders(folder)
+            _ = folders.withLock { $0.insert(folder) }
+        }
+        try FileIO.write(contents, to: target)
+        files.withLock { $0[path] = true }
+    }
+
+    /// Makes the output hold exactly the files added, then removes the staging folder.
+    func commit() throws(BuildError) -> Result {
+        let files = files.withLock { $0 }
+        var result = Result()
+        result.written = files.values.filter { $0 }.count
+        result.unchanged = files.count - result.written
+        let existing = FileIO.regularFiles(under: output.path)
+        let removed = existing.subtracting(files.keys)
+        let outputExists = FileManager.default.fileExists(atPath: output.path)
+        if outputExists && result.written == 0 && removed.isEmpty {
+            discard()
+            return result
+        }
+        let changes = result.written + removed.count
+        if outputExists && (changes <= Self.inPlaceLimit.files || Double(changes) <= Double(files.count) * Self.inPlaceLimit.share) {
+            let journal = ChangeJournal(
+                output: output, staging: staging, moves: files.filter(\.value).map(\.key).sorted(), removals: removed.sorted())
+            try journal.apply()
+            return result
+        }
+        do throws(BuildError) {
+            for (path, written) in files where !written {
+                let target = staging.path + "/" + path
+                try FileIO.makeFolders(String(target[..<target.lastIndex(of: "/")!]))
+                guard link(output.path + "/" + path, target) == 0 else { throw FileIO.failure(target) }
+            }
+            try swap()
+        } catch {
+            discard()
+            throw error
+        }
+        return result
+    }
+
+    /// Removes the staging folder (after a failed build).
+    func discard() {
+        try? FileManager.default.removeItem(at: staging)
+    }
+
+    /// Replaces the output folder by the staging folder: two renames, undone if the second fails.
+    private func swap() throws(BuildError) {
+        let fileManager = FileManager.default
+        let previous = output.deletingLastPathComponent().appending(path: ".\(output.lastPathComponent).previous-\(token)")
+        do {
+            if fileManager.fileExists(atPath: output.path) {
+                try fileManager.moveItem(at: output, to: previous)
+                do {
+                    try fileManager.moveItem(at: staging, to: output)
+                } catch {
+                    try? fileManager.moveItem(at: previous, to: output)
+                    throw error
+                }
+                try? fileManager.removeItem(at: previous)
+            } else {
+                try fileManager.moveItem(at: staging, to: output)
+            }
+        } catch {
+            throw BuildError(file: output.path, "cannot write the site: \(error.localizedDescription). The previous site was left as it was.")
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+@testable import MarqueeKit
+
+@Suite("Writing the output")
+struct OutputTests {
+    /// A site of `count` movies, big enough that one edit is a small share of its files.
+    func site(movies count: Int, editing edited: Int? = nil) throws -> URL {
+        let root = try TestSupport.makeSite(config: "title: Many\nsources:\n  - type: movies\n    path: m.json\n", texts: [:])
+        try writeMovies(root, count: count, editing: edited)
+        return root
+    }
+
+    func writeMovies(_ root: URL, count: Int, editing edited: Int? = nil) throws {
+        let movies = (0..<count).map { index in
+            #"{"Title": "Movie \#(index)", "Description": "About movie \#(index)\#(index == edited ? ", now edited" : "")."}"#
+        }
+        try "{\"movies\": [\(movies.joined(separator: ",\n"))]}".write(
+            to: root.appending(path: "Content/m.json"), atomically: true, encoding: .utf8)
+    }
+
+    /// Inode and modification time of every file of the output, and of the folder itself.
+    func identities(_ folder: URL) -> [String: [Int]] {
+        var result: [String: [Int]] = [:]
+        for path in FileIO.regularFiles(under: folder.path).union([""]) {
+            var info = stat()
+            guard stat(folder.path + "/" + path, &info) == 0 else { continue }
+            result[path] = [Int(info.st_ino), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)]
+        }
+        return result
+    }
+
+    func leftovers(_ root: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasPrefix(".Site.") }
+    }
+
+    @Test func aSmallEditRewritesOnlyItsPagesInPlace() async throws {
+        let root = try site(movies: 300)
+        let output = root.appending(path: "Site")
+        let first = try await TestSupport.build(root)
+        let before = identities(output)
+        try writeMovies(root, count: 300, editing: 120)
+        let report = try await TestSupport.build(root)
+        let after = identities(output)
+        let changed = Set(after.keys.filter { after[$0] != before[$0] })
+        // The item's page and the gallery page that shows it; nothing else, and the output folder
+        // itself was not replaced.
+        #expect(changed == ["items/movie-120/index.html", "page/3/index.html"])
+        #expect(after[""]?.first == before[""]?.first)
+        #expect(report.filesWritten == 2 && report.files == first.files)
+        #expect(try TestSupport.read(root, "items/movie-120/index.html").contains("now edited"))
+        #expect(try leftovers(root).isEmpty)
+
+        // Removing an item removes its page and its folder, still in place.
+        try writeMovies(root, count: 299)
+        _ = try await TestSupport.build(root)
+        #expect(!FileManager.default.fileExists(atPath: output.appending(path: "items/movie-299").path))
+        #expect(identities(output)[""]?.first == before[""]?.first)
+        #expect(try leftovers(root).isEmpty)
+    }
+
+    @Test func aLargeChangeReplacesTheFolderWhole() async throws {
+        let root = try site(movies: 100)
+        let output = root.appending(path: "Site")
+        _ = try await TestSupport.build(root)
+        let before = identities(output)
+        try "title: Renamed\nsources:\n  - type: movies\n    path: m.json\n".write(
+            to: root.appending(path: "Content/site.yml"), atomically: true, encoding: .utf8)
+        let report = try await TestSupport.build(root)
+        #expect(report.filesWritten > 100)
+        #expect(identities(output)[""]?.first != before[""]?.first)
+        #expect(try TestSupport.read(root, "index.html").contains("Renamed"))
+        #expect(try leftovers(root).isEmpty)
+    }
+
+    @Test func aJournalLeftByAKilledBuildIsFinishedByTheNextBuild() async throws {
+        let root = try site(movies: 20)
+        let output = root.appending(path: "Site")
+        _ = try await TestSupport.build(root)
+        let good = TestSupport.snapshot(output)
+        // What a build killed right after writing its journal leaves behind.
+        let staged = try StagedOutput(output: output)
+        try staged.put("index.html", Data("new gallery".utf8))
+        try staged.put("extra/new.txt", Data("new file".utf8))
+        try ChangeJournal(output: output, staging: staged.staging, moves: ["extra/new.txt", "index.html"], removals: ["robots.txt"]).record()
+        #expect(try leftovers(root).count == 2)  // the journal and the staging folder
+
+        StagingCleanup.run(output: output)
+        #expect(try TestSupport.read(root, "index.html") == "new gallery")
+        #expect(try TestSupport.read(root, "extra/new.txt") == "new file")
+        #expect(!FileManager.default.fileExists(atPath: output.appending(path: "robots.txt").path))
+        #expect(try leftovers(root).isEmpty)
+
+        // The next build brings the site back to what its inputs say.
+        _ = try await TestSupport.build(root)
+        #expect(TestSupport.snapshot(output) == good)
+    }
+}
