@@ -95,4 +95,38 @@ struct OutputTests {
         _ = try await TestSupport.build(root)
         #expect(TestSupport.snapshot(output) == good)
     }
+
+    @Test func aRebuildRendersOnlyThePagesWhoseValuesChangedAndMatchesAFullBuild() async throws {
+        let root = try site(movies: 120)
+        let counter = PageCounter()
+        var site = try Site.fromConfig(root: root)
+        site.plugins.append(counter)
+        _ = try await SiteBuilder(site: site).build()
+        let all = counter.take()
+        #expect(all.count > 120)
+
+        try writeMovies(root, count: 120, editing: 7)
+        site = try Site.fromConfig(root: root)
+        site.plugins.append(counter)
+        _ = try await SiteBuilder(site: site).build()
+        // Only the edited item's page and the gallery page showing it were rendered again.
+        #expect(counter.take() == ["index.html", "items/movie-7/index.html"])
+
+        // The result is byte for byte what a build from nothing makes.
+        let fresh = try TestSupport.temporaryFolder().appending(path: "Site")
+        var clean = try Site.fromConfig(root: root, output: fresh)
+        clean.plugins.append(PageCounter())
+        _ = try await SiteBuilder(site: clean).build()
+        #expect(TestSupport.snapshot(fresh) == TestSupport.snapshot(root.appending(path: "Site")))
+    }
+}
+
+/// Notes which pages reach post-processing (reused pages do not).
+final class PageCounter: Plugin, Sendable {
+    let name = "page-counter"
+    private let pages = Locked<[String]>([])
+    func postProcess(_ file: inout OutputFile, in context: BuildContext) throws {
+        if file.isPage { pages.withLock { $0.append(file.path) } }
+    }
+    func take() -> [String] { pages.withLock { let all = $0.sorted(); $0 = []; return all } }
 }

@@ -1,11 +1,10 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import MarqueeKit
 
 /// Records the order hooks run in.
 final class HookLog: Sendable {
-    let entries = Mutex<[String]>([])
+    let entries = Locked<[String]>([])
     func add(_ entry: String) { entries.withLock { $0.append(entry) } }
     var all: [String] { entries.withLock { $0 } }
 }

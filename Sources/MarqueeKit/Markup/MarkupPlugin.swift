@@ -23,23 +23,43 @@ public struct MarkupPlugin: Plugin {
         case .text(let text):
             return text.isEmpty ? "" : "<p>" + HTMLEscape.text(text).replacingOccurrences(of: "\n", with: "<br>") + "</p>"
         case .html(let html, let base):
-            return HTMLSanitizer(base: base).sanitize(html)
+            let key = memoKey("html", html, base?.absoluteString)
+            if let known = context.memo.value(for: key) { return known }
+            let safe = HTMLSanitizer(base: base).sanitize(html)
+            context.memo.store(safe, for: key)
+            return safe
         case .markdown(let markdown, let base):
-            return MarkdownRenderer.render(markdown, smartPunctuation: smartPunctuation) { url, role in
-                resolveLocal(url, role: role, base: base, context: context)
+            let key = memoKey("markdown", markdown, base?.path)
+            if let known = context.memo.value(for: key) { return known }
+            // Local images are copied into the site as a side effect: such results are not reused.
+            var touchedLocalFiles = false
+            let html = MarkdownRenderer.render(markdown, smartPunctuation: smartPunctuation) { url, role in
+                resolveLocal(url, role: role, base: base, context: context, touchedLocalFiles: &touchedLocalFiles)
             }
+            if !touchedLocalFiles { context.memo.store(html, for: key) }
+            return html
         }
+    }
+
+    private func memoKey(_ kind: String, _ text: String, _ base: String?) -> UInt64 {
+        var hasher = StableHasher("markup-1")
+        hasher.combine(kind)
+        hasher.combine(smartPunctuation ? 1 : 0)
+        hasher.combine(base ?? "")
+        hasher.combine(text)
+        return hasher.value
     }
 
     /// URLs in local Markdown: web URLs pass the policy; relative images are copied into the site;
     /// other relative links point into the site.
-    private func resolveLocal(_ raw: String, role: URLRole, base: URL?, context: BuildContext) -> String? {
+    private func resolveLocal(_ raw: String, role: URLRole, base: URL?, context: BuildContext, touchedLocalFiles: inout Bool) -> String? {
         let url = URLPolicy.clean(raw)
         if URLPolicy.scheme(of: url) != nil || url.hasPrefix("//") {
             return URLPolicy.resolveWeb(url, role: role, base: nil)
         }
         if url.hasPrefix("#") { return url }
         guard role == .image, let base else { return nil }
+        touchedLocalFiles = true
         do {
             return SiteURL.rootMarker + (try context.localAssets.register(url, relativeTo: base))
         } catch {

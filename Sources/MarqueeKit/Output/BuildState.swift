@@ -6,12 +6,16 @@ import Foundation
 /// Stored in `ROOT/.marquee-cache/build-<hash of the output path>.json`.
 struct BuildState: Codable, Equatable {
     var fingerprint: String
+    /// Hash of what every page depends on besides its own values (see ``environment(of:)``).
+    var environment: String
+    /// Path → digest of the values the page was rendered from (see ``OutputSet/reuse(_:digest:)``).
+    var digests: [String: UInt64]
     var items: Int
     var pages: Int
     /// Path → [size, modification time in ms].
     var files: [String: [Int64]]
 
-    static let version = "marquee-0.1"
+    static let version = "marquee-0.2"
 
     static func file(for site: Site) -> URL {
         site.root.appending(path: ".marquee-cache/build-\(StableHash.hex(site.output.path).prefix(12)).json")
@@ -28,13 +32,20 @@ struct BuildState: Codable, Equatable {
         try? JSONEncoder().encode(self).write(to: target, options: .atomic)
     }
 
-    /// A hash of everything the output depends on, given the loaded items.
-    static func fingerprint(items: [Item], site: Site) -> String {
+    /// A hash of what every page depends on besides its own values: Marquee's version, the
+    /// configuration, the plugins, the output folder and the theme.
+    static func environment(of site: Site) -> String {
         var parts = [version, "\(site.config)", site.plugins.map(\.name).joined(separator: ","), site.output.path]
         let assets = site.theme.assets
         parts.append(assets.files.keys.sorted().joined(separator: ","))
         parts.append([assets.stylesheet, assets.script, assets.filterScript].joined(separator: ","))
         for name in Theme.requiredTemplates { parts.append(site.theme.templates.getTemplate(named: name)?.description ?? "") }
+        return StableHash.hex(parts.joined(separator: "\u{1F}"))
+    }
+
+    /// A hash of everything the output depends on, given the loaded items.
+    static func fingerprint(items: [Item], site: Site, environment: String) -> String {
+        var parts = [environment]
         // Local files (posters, images in descriptions) are read later than this check: their
         // sizes and modification times stand in for them.
         let content = site.root.appending(path: "Content")
@@ -62,6 +73,11 @@ struct BuildState: Codable, Equatable {
         return StableHash.hex(parts.joined(separator: "\u{1F}"))
     }
 
+    /// A file's size and modification time in milliseconds, as recorded.
+    static func stamp(_ info: stat) -> [Int64] {
+        [Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1000 + Int64(info.st_mtim.tv_nsec) / 1_000_000]
+    }
+
     /// Sizes and modification times of the files now in `output`.
     static func snapshot(_ output: URL, paths: [String]) -> [String: [Int64]] {
         // POSIX stat: Foundation's attributesOfItem costs ~100 µs a file here.
@@ -71,7 +87,7 @@ struct BuildState: Codable, Equatable {
         for path in paths {
             var info = stat()
             guard stat(base + path, &info) == 0 else { continue }
-            result[path] = [Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1000 + Int64(info.st_mtim.tv_nsec) / 1_000_000]
+            result[path] = stamp(info)
         }
         return result
     }

@@ -29,15 +29,30 @@ public struct OutputFile: Sendable {
 public final class OutputSet: Sendable {
     private let staged: StagedOutput
     private let postProcess: @Sendable (inout OutputFile) throws(BuildError) -> Void
+    /// What the previous build wrote from the same environment: path → (digest, [size, mtime]).
+    private let previous: [String: (digest: UInt64, stamp: [Int64])]
+    private let digestTable = Locked<[String: UInt64]>([:])
 
-    init(staged: StagedOutput, postProcess: @escaping @Sendable (inout OutputFile) throws(BuildError) -> Void) {
+    init(
+        staged: StagedOutput, previous: BuildState?, environment: String,
+        postProcess: @escaping @Sendable (inout OutputFile) throws(BuildError) -> Void
+    ) {
         self.staged = staged
         self.postProcess = postProcess
+        var table: [String: (digest: UInt64, stamp: [Int64])] = [:]
+        if let previous, previous.environment == environment {
+            for (path, digest) in previous.digests {
+                if let stamp = previous.files[path] { table[path] = (digest, stamp) }
+            }
+        }
+        self.previous = table
     }
 
     /// Adds a file; a later file with the same path replaces an earlier one. Throws when the path
     /// could leave the output folder or the file cannot be written.
-    public func add(_ path: String, _ contents: Data) throws(BuildError) {
+    ///
+    /// `digest` is a hash of everything the file was made from (see ``reuse(_:digest:)``).
+    public func add(_ path: String, _ contents: Data, digest: UInt64? = nil) throws(BuildError) {
         guard Self.isSafe(path) else {
             throw BuildError("refusing to write \"\(path)\": output paths must stay inside the output folder.")
         }
@@ -47,12 +62,33 @@ public final class OutputSet: Sendable {
             throw BuildError("refusing to write \"\(file.path)\": output paths must stay inside the output folder.")
         }
         try staged.put(file.path, file.contents)
+        digestTable.withLock { $0[file.path] = digest }
     }
 
     /// Adds a text file, UTF-8 encoded.
-    public func add(_ path: String, text: String) throws(BuildError) {
-        try add(path, Data(text.utf8))
+    public func add(_ path: String, text: String, digest: UInt64? = nil) throws(BuildError) {
+        try add(path, Data(text.utf8), digest: digest)
     }
+
+    /// Keeps the file the previous build wrote at `path`, without making it again, when it was
+    /// made from inputs with the same `digest` (a ``StableHasher`` value over everything the file
+    /// depends on), the configuration, plugins and theme are the same, and the file is still as
+    /// that build left it. Returns false when the file must be made and added.
+    ///
+    /// This is how a rebuild after a one-item edit renders two pages instead of all of them.
+    public func reuse(_ path: String, digest: UInt64) -> Bool {
+        guard let known = previous[path], known.digest == digest else { return false }
+        var info = stat()
+        guard stat(staged.output.path + "/" + path, &info) == 0,
+              known.stamp == BuildState.stamp(info)
+        else { return false }
+        staged.keep(path)
+        digestTable.withLock { $0[path] = digest }
+        return true
+    }
+
+    /// The digest given for each file added or reused.
+    var digests: [String: UInt64] { digestTable.withLock { $0 } }
 
     /// The paths of every file added so far, sorted.
     public var paths: [String] { staged.paths.sorted() }

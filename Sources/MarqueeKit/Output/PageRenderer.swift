@@ -33,21 +33,40 @@ struct PageRenderer {
         return context.config.baseURL.map { $0.absoluteString + image.url }
     }
 
-    func page(
+    /// Renders the page at `path` from `template` inside the layout and adds it to `output`, or
+    /// keeps the previous build's copy when every value it is made from is the same.
+    func writePage(
         _ template: String, _ bodyValues: [String: Any], path: String, title: String, description: String,
-        image: ImageCandidate? = nil, root explicitRoot: String? = nil
-    ) throws(BuildError) -> String {
+        image: ImageCandidate? = nil, root explicitRoot: String? = nil, into output: OutputSet
+    ) throws(BuildError) {
         let root = explicitRoot ?? SiteURL.relativeRoot(fromPage: path)
+        var layout = layoutValues(template, bodyValues, path: path, title: title, description: description, image: image, root: root)
+        var hasher = StableHasher("page")
+        hasher.combine(template)
+        ValueDigest.combine(bodyValues, into: &hasher)
+        ValueDigest.combine(layout, into: &hasher)
+        if output.reuse(path, digest: hasher.value) { return }
         guard let body = theme.templates.render(bodyValues, withTemplate: template) else {
             throw BuildError(file: "Templates/\(template).mustache", "the template is missing.")
         }
+        layout["content"] = body
+        guard let page = theme.templates.render(layout, withTemplate: "layout") else {
+            throw BuildError(file: "Templates/layout.mustache", "the template is missing.")
+        }
+        try output.add(path, text: page, digest: hasher.value)
+    }
+
+    /// The values of the layout template, except the rendered body (`content`).
+    private func layoutValues(
+        _ template: String, _ bodyValues: [String: Any], path: String, title: String, description: String,
+        image: ImageCandidate?, root: String
+    ) -> [String: Any] {
         let assets = theme.assets
         var layout: [String: Any] = [
             "site": bodyValues["site"] ?? values.site(root: root),
             "title": title,
             "description": TextTruncation.truncate(description, to: 300),
             "root": root,
-            "content": body,
             "stylesheet": root + assets.stylesheet,
             "script": root + assets.script,
             "filterScript": root + assets.filterScript,
@@ -65,9 +84,6 @@ struct PageRenderer {
             }
             layout["og"] = og
         }
-        guard let page = theme.templates.render(layout, withTemplate: "layout") else {
-            throw BuildError(file: "Templates/layout.mustache", "the template is missing.")
-        }
-        return page
+        return layout
     }
 }

@@ -56,10 +56,10 @@ public struct PageWriter: Plugin {
             }
             values["pagination"] = Self.pagination(listing, current: page.number, total: page.total, root: root)
             let title = page.number == 1 ? listing.heading : "\(listing.heading) · page \(page.number)"
-            try output.add(path, text: try renderer.page(
+            try renderer.writePage(
                 "gallery", values, path: path,
                 title: listing.isGallery && page.number == 1 ? title : "\(title) · \(config.title)",
-                description: config.description))
+                description: config.description, into: output)
         }
         _ = try items.concurrentMap { item in
             let path = "items/\(item.slug)/index.html"
@@ -70,9 +70,9 @@ public struct PageWriter: Plugin {
             if let author = item.author, let folder = authorLinks[author] { detail["authorURL"] = root + folder }
             if let folder = shownSources[item.source] { detail["sourceURL"] = root + folder }
             values["item"] = detail
-            try output.add(path, text: try renderer.page(
+            try renderer.writePage(
                 "item", values, path: path, title: "\(item.title) · \(config.title)", description: item.intro,
-                image: ImageChoice.largest(item.images)))
+                image: ImageChoice.largest(item.images), into: output)
         }
     }
 

@@ -19,8 +19,8 @@ public struct SiteFilesWriter: Plugin {
         let root = basePath.hasSuffix("/") ? basePath : basePath + "/"
         var values = renderer.common(root: root)
         values["heading"] = "Page not found"
-        try output.add("404.html", text: try renderer.page(
-            "404", values, path: "404.html", title: "Page not found · \(context.config.title)", description: "", root: root))
+        try renderer.writePage(
+            "404", values, path: "404.html", title: "Page not found · \(context.config.title)", description: "", root: root, into: output)
 
         var robots = "User-agent: *\nAllow: /\n"
         if let base = context.config.baseURL {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Writes a build into the output folder so that a build that fails or is killed leaves the
 /// previous site as it was.
@@ -28,8 +27,8 @@ final class StagedOutput: Sendable {
     /// Where new files are written until the commit.
     let staging: URL
     private let token: String
-    private let files = Mutex<[String: Bool]>([:])  // path → written (false: same bytes as the output's)
-    private let folders = Mutex<Set<String>>([])
+    private let files = Locked<[String: Bool]>([:])  // path → written (false: same bytes as the output's)
+    private let folders = Locked<Set<String>>([])
 
     /// Changes of at most this many files, or of this share of the site, are applied in place.
     static let inPlaceLimit = (files: 32, share: 0.02)
@@ -49,8 +48,7 @@ final class StagedOutput: Sendable {
     func put(_ path: String, _ contents: Data) throws(BuildError) {
         let target = staging.path + "/" + path
         if FileIO.hasContents(output.path + "/" + path, contents) {
-            let wasWritten = files.withLock { $0.updateValue(false, forKey: path) } ?? false
-            if wasWritten { unlink(target) }
+            keep(path)
             return
         }
         let folder = String(target[..<target.lastIndex(of: "/")!])
@@ -60,6 +58,12 @@ final class StagedOutput: Sendable {
         }
         try FileIO.write(contents, to: target)
         files.withLock { $0[path] = true }
+    }
+
+    /// Keeps the output's file at `path` as it is (its maker knows it would come out the same).
+    func keep(_ path: String) {
+        let wasWritten = files.withLock { $0.updateValue(false, forKey: path) } ?? false
+        if wasWritten { unlink(staging.path + "/" + path) }
     }
 
     /// Makes the output hold exactly the files added, then removes the staging folder.

@@ -1,6 +1,5 @@
 import Foundation
 import Mustache
-import Synchronization
 
 /// The look of a site: Mustache templates, static assets (CSS, JS) and the metrics the layout
 /// engine shares with the stylesheet.
@@ -98,8 +97,8 @@ struct FastHTMLContentType: MustacheContentType {
 /// Font files are parsed once per process, however many builds run (the preview server rebuilds).
 final class FontCache: Sendable {
     static let shared = FontCache()
-    private let cache = Mutex<[String: FontMetrics]>([:])
-    private let files = Mutex<[String: Data]>([:])
+    private let cache = Locked<[String: FontMetrics]>([:])
+    private let files = Locked<[String: Data]>([:])
 
     func bytes(of url: URL) throws(BuildError) -> Data {
         if let known = files.withLock({ $0[url.path] }) { return known }

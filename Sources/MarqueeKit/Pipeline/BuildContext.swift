@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What every plugin can see and use during one build.
 public final class BuildContext: Sendable {
@@ -13,13 +12,19 @@ public final class BuildContext: Sendable {
     public let theme: Theme
     /// Local files (posters, images) the built site must contain.
     public let localAssets: LocalAssets
+    /// Results of per-item work from the previous build, for skipping it when inputs repeat.
+    public let memo: BuildMemo
 
-    private let warningList = Mutex<[BuildWarning]>([])
+    private let warningList = Locked<[BuildWarning]>([])
     private let progress: @Sendable (String) -> Void
 
     /// Creates the context of one build; `progress` receives progress lines and warnings.
-    public init(root: URL, config: SiteConfig, theme: Theme, progress: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(
+        root: URL, config: SiteConfig, theme: Theme, memo: BuildMemo = BuildMemo(),
+        progress: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.root = root
+        self.memo = memo
         self.contentDirectory = root.appending(path: "Content")
         self.config = config
         self.theme = theme

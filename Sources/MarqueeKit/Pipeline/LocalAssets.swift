@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Local image files that items refer to (a movie's `Photo: images/arrival.svg`), which the
 /// build copies into the site under `media/`.
@@ -11,7 +10,7 @@ public final class LocalAssets: Sendable {
     public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "avif", "svg"]
 
     private let contentDirectory: URL
-    private let state = Mutex<(byFile: [String: String], taken: Set<String>)>(([:], []))
+    private let state = Locked<(byFile: [String: String], taken: Set<String>)>(([:], []))
 
     init(contentDirectory: URL) {
         self.contentDirectory = contentDirectory

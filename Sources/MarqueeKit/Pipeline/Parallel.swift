@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 extension Array where Element: Sendable {
     /// `map` spread over every core, order kept. For CPU-bound per-item work (markup, layout,
@@ -13,7 +12,7 @@ extension Array where Element: Sendable {
             results.deinitialize()
             results.deallocate()
         }
-        let failure = Mutex<(any Error)?>(nil)
+        let failure = Locked<(any Error)?>(nil)
         let chunks = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 4)
         nonisolated(unsafe) let output = results
         self.withUnsafeBufferPointer { input in

@@ -66,12 +66,14 @@ public struct SiteBuilder: Sendable {
         let lock = try BuildLock(for: site)
         defer { withExtendedLifetime(lock) {} }
         StagingCleanup.run(output: site.output)
-        let context = BuildContext(root: site.root, config: site.config, theme: site.theme, progress: progress)
+        let memo = BuildMemo(file: BuildState.file(for: site).deletingPathExtension().appendingPathExtension("memo"))
+        let context = BuildContext(root: site.root, config: site.config, theme: site.theme, memo: memo, progress: progress)
         var timings = StageTimings()
         var items = try await loadAll(context)
         timings.lap("load")
         // Nothing changed since the last build (same inputs, output untouched): stop here.
-        let fingerprint = BuildState.fingerprint(items: items, site: site)
+        let environment = BuildState.environment(of: site)
+        let fingerprint = BuildState.fingerprint(items: items, site: site, environment: environment)
         timings.lap("fingerprint")
         let previous = BuildState.load(for: site)
         timings.lap("load state")
@@ -92,9 +94,10 @@ public struct SiteBuilder: Sendable {
         timings.lap("lay out")
         let staged = try StagedOutput(output: site.output)
         let result: StagedOutput.Result
+        let digests: [String: UInt64]
         do {
             let plugins = site.plugins
-            let output = OutputSet(staged: staged) { (file: inout OutputFile) throws(BuildError) in
+            let output = OutputSet(staged: staged, previous: previous, environment: environment) { (file: inout OutputFile) throws(BuildError) in
                 for plugin in plugins {
                     do {
                         try plugin.postProcess(&file, in: context)
@@ -108,6 +111,7 @@ public struct SiteBuilder: Sendable {
                 timings.lap("write \(plugin.name)")
             }
             result = try staged.commit()
+            digests = output.digests
         } catch {
             staged.discard()
             throw error
@@ -116,9 +120,10 @@ public struct SiteBuilder: Sendable {
         let paths = staged.paths
         let pages = paths.filter { $0.hasSuffix(".html") }.count
         BuildState(
-            fingerprint: fingerprint, items: items.count, pages: pages,
+            fingerprint: fingerprint, environment: environment, digests: digests, items: items.count, pages: pages,
             files: BuildState.snapshot(site.output, paths: paths)
         ).save(for: site)
+        memo.save()
         if ProcessInfo.processInfo.environment["MARQUEE_TIMINGS"] != nil { progress(timings.summary) }
         return BuildReport(
             items: items.count, pages: pages, files: paths.count,
