@@ -33,6 +33,7 @@ struct SlugTests {
         #expect(!OutputSet.isSafe("/etc/x"))
         #expect(!OutputSet.isSafe("a/../../x"))
         #expect(!OutputSet.isSafe("a//b"))
+        #expect(!OutputSet.isSafe("a\nb/index.html"))
         #expect(OutputSet.isSafe("items/a/index.html"))
     }
 }
@@ -194,5 +195,42 @@ struct MarkdownURLTests {
             URLPolicy.resolveWeb(url, role: role, base: nil)
         }
         #expect(html == "<p>bad   <a href=\"https://e.org\">ok</a></p>\n")
+    }
+}
+
+@Suite("Change-detection hash")
+struct StableHasherTests {
+    func hash(_ text: String) -> UInt64 {
+        var hasher = StableHasher("test")
+        hasher.combine(text)
+        return hasher.value
+    }
+
+    /// The memo keys of a killed-build test once collided for these descriptions (a weaker
+    /// multiply-and-rotate mix); every numbered variant must hash apart.
+    @Test func numberedTextsDoNotCollide() {
+        #expect(hash("A description of movie 12 that is long enough") != hash("A description of movie 99 that is long enough"))
+        let hashes = (0..<100_000).map { hash("A description of movie \($0) that is long enough to wrap over a few lines.") }
+        #expect(Set(hashes).count == hashes.count)
+    }
+
+    @Test func everyByteAndBoundaryMatters() {
+        let base = Array("The quick brown fox jumps over the lazy dog, twice, and then some!".utf8)
+        var seen: Set<UInt64> = [hash(String(decoding: base, as: UTF8.self))]
+        for index in base.indices {
+            for flip in [UInt8(1), 0x20, 0x40] {
+                var changed = base
+                changed[index] ^= flip
+                seen.insert(hash(String(decoding: changed, as: UTF8.self)))
+            }
+        }
+        #expect(seen.count == 1 + base.count * 3)
+        var split = StableHasher("test")
+        split.combine("ab")
+        split.combine("c")
+        var other = StableHasher("test")
+        other.combine("a")
+        other.combine("bc")
+        #expect(split.value != other.value)
     }
 }

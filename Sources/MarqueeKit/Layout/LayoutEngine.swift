@@ -17,30 +17,65 @@ public struct LayoutEngine: Sendable {
 
     /// The cell plan for a title and description.
     public func plan(title: String, description: [TextBlock], hasImage: Bool) -> CellPlan {
+        plan(lineCounts(title: title, description: description, hasImage: hasImage), hasImage: hasImage)
+    }
+
+    /// The measured part of a plan: how many lines the title and the description take at each
+    /// breakpoint. Everything else in a plan is arithmetic on these.
+    public struct LineCounts: Sendable, Equatable {
+        /// Title lines, one entry per breakpoint of the metrics.
+        public var title: [Int]
+        /// Description lines, one entry per breakpoint.
+        public var description: [Int]
+        /// The number of description blocks (paragraph gaps come between them).
+        public var blocks: Int
+        /// True when some character is drawn by the reader's fonts, so widths are estimated.
+        public var isEstimated: Bool
+
+        /// Creates line counts.
+        public init(title: [Int], description: [Int], blocks: Int, isEstimated: Bool) {
+            self.title = title
+            self.description = description
+            self.blocks = blocks
+            self.isEstimated = isEstimated
+        }
+    }
+
+    /// Measures a title and description at every breakpoint.
+    public func lineCounts(title: String, description: [TextBlock], hasImage: Bool) -> LineCounts {
         let template: CellTemplate = hasImage ? .image : .basic
         // Each block is measured once and broken at every breakpoint's width.
         let measuredTitle = lineBreaker.measure([TextRun(title, bold: true)], size: metrics.titleFontSize)
         let measuredBlocks = description.map { lineBreaker.measure($0.runs, size: metrics.bodyFontSize) }
-        let plans = metrics.breakpoints.map { breakpoint in
-            plan(title: measuredTitle, description: description, measured: measuredBlocks, template: template, at: breakpoint)
+        var counts = LineCounts(
+            title: [], description: [], blocks: description.count,
+            isEstimated: !measuredTitle.isCovered || !measuredBlocks.allSatisfy(\.isCovered))
+        for breakpoint in metrics.breakpoints {
+            let width = metrics.textWidth(at: breakpoint, template: template)
+            counts.title.append(lineBreaker.lineCount(measuredTitle, width: width))
+            var lines = 0
+            for (block, text) in zip(description, measuredBlocks) {
+                var blockWidth = width
+                if case .listItem(let level) = block.kind { blockWidth -= Double(level) * metrics.listIndent }
+                lines += lineBreaker.lineCount(text, width: blockWidth, preformatted: block.kind == .preformatted)
+            }
+            counts.description.append(lines)
         }
-        let estimated = !measuredTitle.isCovered || !measuredBlocks.allSatisfy(\.isCovered)
-        return CellPlan(template: template, breakpoints: plans, isEstimated: estimated)
+        return counts
     }
 
-    func plan(
-        title: LineBreaker.MeasuredText, description: [TextBlock], measured: [LineBreaker.MeasuredText],
-        template: CellTemplate, at breakpoint: Breakpoint
-    ) -> BreakpointPlan {
-        let m = metrics
-        let width = m.textWidth(at: breakpoint, template: template)
-        let titleLines = lineBreaker.lineCount(title, width: width)
-        var descriptionLines = 0
-        for (block, text) in zip(description, measured) {
-            var blockWidth = width
-            if case .listItem(let level) = block.kind { blockWidth -= Double(level) * m.listIndent }
-            descriptionLines += lineBreaker.lineCount(text, width: blockWidth, preformatted: block.kind == .preformatted)
+    /// The plan that follows from measured line counts.
+    public func plan(_ counts: LineCounts, hasImage: Bool) -> CellPlan {
+        let template: CellTemplate = hasImage ? .image : .basic
+        let plans = metrics.breakpoints.indices.map { index in
+            plan(titleLines: counts.title[index], descriptionLines: counts.description[index], blocks: counts.blocks,
+                 template: template, at: metrics.breakpoints[index])
         }
+        return CellPlan(template: template, breakpoints: plans, isEstimated: counts.isEstimated)
+    }
+
+    func plan(titleLines: Int, descriptionLines: Int, blocks: Int, template: CellTemplate, at breakpoint: Breakpoint) -> BreakpointPlan {
+        let m = metrics
         let collapsedLines: Int
         switch template {
         case .basic:
@@ -54,7 +89,7 @@ public struct LayoutEngine: Sendable {
         let descriptionGap = descriptionLines > 0 ? m.titleGap : 0
         var collapsedText = titleHeight + descriptionGap + Double(shownLines) * m.bodyLineHeight
         var expandedText = titleHeight + descriptionGap + Double(descriptionLines) * m.bodyLineHeight
-            + Double(max(0, description.count - 1)) * m.paragraphGap
+            + Double(max(0, blocks - 1)) * m.paragraphGap
         if descriptionLines > collapsedLines { expandedText += m.toggleRowHeight }
         if template == .image {
             collapsedText = max(collapsedText, m.imageBox)

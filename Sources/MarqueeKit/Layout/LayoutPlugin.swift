@@ -27,39 +27,52 @@ public struct LayoutPlugin: Plugin {
             key.combine(item.titleLine)
             key.combine(item.bodyHTML)
             key.combine(item.images.isEmpty ? 0 : 1)
-            if let known = context.memo.value(for: key.value).flatMap(CellPlan.init(memoText:)) { return known }
-            let plan = engine.plan(title: item.titleLine, description: TextBlocks.blocks(fromHTML: item.bodyHTML), hasImage: !item.images.isEmpty)
-            context.memo.store(plan.memoText, for: key.value)
-            return plan
+            let hasImage = !item.images.isEmpty
+            if let known = context.memo.value(for: key.value).flatMap(LayoutEngine.LineCounts.init(memoText:)),
+               known.title.count == engine.metrics.breakpoints.count {
+                return engine.plan(known, hasImage: hasImage)
+            }
+            let counts = engine.lineCounts(title: item.titleLine, description: TextBlocks.blocks(fromHTML: item.bodyHTML), hasImage: hasImage)
+            context.memo.store(counts.memoText, for: key.value)
+            return engine.plan(counts, hasImage: hasImage)
         }
         for index in items.indices { items[index].cell = plans[index] }
     }
 }
 
-extension CellPlan {
-    /// The plan as one line of text, for ``BuildMemo``: `image e phone:1:3:4:120.5:180;…`.
+extension LayoutEngine.LineCounts {
+    /// The counts as text, for ``BuildMemo``: `e 3 1 4 1 5 2 9` is estimated, 3 blocks, then
+    /// title and description lines per breakpoint.
     var memoText: String {
-        var text = template.rawValue + (isEstimated ? " e " : " - ")
-        text += breakpoints.map {
-            "\($0.breakpoint):\($0.titleLines):\($0.descriptionLines):\($0.collapsedLines):\($0.collapsedHeight):\($0.expandedHeight)"
-        }.joined(separator: ";")
-        return text
+        var numbers = [blocks]
+        for index in title.indices { numbers += [title[index], description[index]] }
+        return (isEstimated ? "e" : "-") + numbers.map { " \($0)" }.joined()
     }
 
-    /// Reads ``memoText``; nil when the text is not a plan.
+    /// Reads ``memoText``; nil when the text is not line counts.
     init?(memoText: String) {
-        let parts = memoText.split(separator: " ", omittingEmptySubsequences: false)
-        guard parts.count == 3, let template = CellTemplate(rawValue: String(parts[0])) else { return nil }
-        var breakpoints: [BreakpointPlan] = []
-        for entry in parts[2].split(separator: ";") {
-            let fields = entry.split(separator: ":", omittingEmptySubsequences: false)
-            guard fields.count == 6, let title = Int(fields[1]), let description = Int(fields[2]), let collapsed = Int(fields[3]),
-                  let collapsedHeight = Double(fields[4]), let expandedHeight = Double(fields[5])
-            else { return nil }
-            breakpoints.append(BreakpointPlan(
-                breakpoint: String(fields[0]), titleLines: title, descriptionLines: description, collapsedLines: collapsed,
-                collapsedHeight: collapsedHeight, expandedHeight: expandedHeight))
+        var numbers: [Int] = []
+        var current = -1
+        var utf8 = memoText.utf8.makeIterator()
+        guard let flag = utf8.next(), flag == UInt8(ascii: "e") || flag == UInt8(ascii: "-") else { return nil }
+        while let byte = utf8.next() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                current = max(current, 0) * 10 + Int(byte - UInt8(ascii: "0"))
+                if current > 1_000_000 { return nil }
+            case UInt8(ascii: " "):
+                if current >= 0 { numbers.append(current) }
+                current = -1
+            default:
+                return nil
+            }
         }
-        self.init(template: template, breakpoints: breakpoints, isEstimated: parts[1] == "e")
+        if current >= 0 { numbers.append(current) }
+        guard let blocks = numbers.first, numbers.count % 2 == 1 else { return nil }
+        let pairs = numbers.dropFirst()
+        self.init(
+            title: pairs.enumerated().filter { $0.offset % 2 == 0 }.map(\.element),
+            description: pairs.enumerated().filter { $0.offset % 2 == 1 }.map(\.element),
+            blocks: blocks, isEstimated: flag == UInt8(ascii: "e"))
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 
 /// What the last successful build of a site produced, so that a rebuild whose inputs have not
-/// changed can stop right after loading: a fingerprint of the loaded items, the configuration,
-/// the theme and the plugins, and the size and modification time of every file written.
-/// Stored in `ROOT/.marquee-cache/build-<hash of the output path>.json`.
-struct BuildState: Codable, Equatable {
+/// changed can stop right after loading, and a rebuild after an edit can keep the pages whose
+/// values did not change: a fingerprint of the loaded items, the configuration, the theme and
+/// the plugins, and for every file written its size, modification time and digest.
+/// Stored in `ROOT/.marquee-cache/build-<hash of the output path>.state`, one line per file.
+struct BuildState: Equatable {
     var fingerprint: String
     /// Hash of what every page depends on besides its own values (see ``environment(of:)``).
     var environment: String
@@ -18,18 +19,56 @@ struct BuildState: Codable, Equatable {
     static let version = "marquee-0.2"
 
     static func file(for site: Site) -> URL {
-        site.root.appending(path: ".marquee-cache/build-\(StableHash.hex(site.output.path).prefix(12)).json")
+        site.root.appending(path: ".marquee-cache/build-\(StableHash.hex(site.output.path).prefix(12)).state")
     }
 
     static func load(for site: Site) -> BuildState? {
         guard let data = try? Data(contentsOf: file(for: site)) else { return nil }
-        return try? JSONDecoder().decode(BuildState.self, from: data)
+        return BuildState(text: String(decoding: data, as: UTF8.self))
     }
 
     func save(for site: Site) {
         let target = Self.file(for: site)
         try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try? JSONEncoder().encode(self).write(to: target, options: .atomic)
+        try? Data(text.utf8).write(to: target, options: .atomic)
+    }
+
+    /// `version fingerprint environment items pages`, then `size mtime digest path` per file
+    /// (paths never hold control characters, see ``OutputSet/isSafe(_:)``).
+    var text: String {
+        var text = "\(Self.version) \(fingerprint) \(environment) \(items) \(pages)\n"
+        text.reserveCapacity(files.count * 64)
+        for (path, stamp) in files {
+            text += "\(stamp[0]) \(stamp[1]) \(digests[path].map { String($0, radix: 16) } ?? "-") \(path)\n"
+        }
+        return text
+    }
+
+    init?(text: String) {
+        var lines = text.split(separator: "\n")
+        guard !lines.isEmpty else { return nil }
+        let header = lines.removeFirst().split(separator: " ")
+        guard header.count == 5, header[0] == Self.version, let items = Int(header[3]), let pages = Int(header[4]) else { return nil }
+        var files: [String: [Int64]] = [:]
+        var digests: [String: UInt64] = [:]
+        files.reserveCapacity(lines.count)
+        for line in lines {
+            let fields = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+            guard fields.count == 4, let size = Int64(fields[0]), let time = Int64(fields[1]) else { return nil }
+            let path = String(fields[3])
+            files[path] = [size, time]
+            if let digest = UInt64(fields[2], radix: 16) { digests[path] = digest }
+        }
+        self.init(fingerprint: String(header[1]), environment: String(header[2]), digests: digests, items: items, pages: pages, files: files)
+    }
+
+    init(fingerprint: String, environment: String, digests: [String: UInt64], items: Int, pages: Int, files: [String: [Int64]]) {
+        self.fingerprint = fingerprint
+        self.environment = environment
+        self.digests = digests
+        self.items = items
+        self.pages = pages
+        self.files = files
     }
 
     /// A hash of what every page depends on besides its own values: Marquee's version, the
@@ -57,20 +96,27 @@ struct BuildState: Codable, Equatable {
             }
             parts.append(stamps.sorted().joined(separator: ","))
         }
-        // Plain concatenation, not "\(value)" of enums and arrays: reflection would dominate.
+        // Fed to the hasher field by field; not "\(value)" of enums and arrays (reflection is slow).
+        var hasher = StableHasher("fingerprint")
+        for part in parts { hasher.combine(part) }
         for item in items {
-            let body: String
             switch item.body {
-            case .markdown(let text, let base): body = "m" + text + (base?.path ?? "")
-            case .html(let text, let base): body = "h" + text + (base?.absoluteString ?? "")
-            case .text(let text): body = "t" + text
+            case .markdown(let text, let base): hasher.combine("m"); hasher.combine(text); hasher.combine(base?.path ?? "")
+            case .html(let text, let base): hasher.combine("h"); hasher.combine(text); hasher.combine(base?.absoluteString ?? "")
+            case .text(let text): hasher.combine("t"); hasher.combine(text)
             }
-            var images = ""
-            for image in item.images { images += image.url + ":" + String(image.width ?? 0) + "x" + String(image.height ?? 0) + "," }
-            parts.append(item.id + "|" + item.source + "|" + item.title + "|" + (item.link ?? "") + "|" + item.intro + "|" + body
-                + "|" + images + "|" + (item.author ?? "") + "|" + String(item.date?.timeIntervalSince1970 ?? 0) + "|" + item.tags.joined(separator: ","))
+            for field in [item.id, item.source, item.title, item.link ?? "", item.intro, item.author ?? ""] { hasher.combine(field) }
+            hasher.combine(item.images.count)
+            for image in item.images {
+                hasher.combine(image.url)
+                hasher.combine(image.width ?? 0)
+                hasher.combine(image.height ?? 0)
+            }
+            hasher.combine(String(item.date?.timeIntervalSince1970 ?? 0))
+            hasher.combine(item.tags.count)
+            for tag in item.tags { hasher.combine(tag) }
         }
-        return StableHash.hex(parts.joined(separator: "\u{1F}"))
+        return hasher.hex
     }
 
     /// A file's size and modification time in milliseconds, as recorded.

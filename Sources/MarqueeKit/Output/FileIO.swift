@@ -4,13 +4,17 @@ import Foundation
 /// `FileManager.createFile` writes every file through a temporary file and a rename, and
 /// `contents(atPath:)` reads a file even when its size alone shows it differs.
 enum FileIO {
-    /// True when the regular file at `path` holds exactly `contents`.
-    static func hasContents(_ path: String, _ contents: Data) -> Bool {
+    /// The file's status when the regular file at `path` holds exactly `contents`, else nil.
+    static func matching(_ path: String, _ contents: Data) -> stat? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == contents.count else { return false }
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == contents.count else { return nil }
+        return hasContents(descriptor, contents) ? info : nil
+    }
+
+    private static func hasContents(_ descriptor: Int32, _ contents: Data) -> Bool {
         if contents.isEmpty { return true }
         var existing = [UInt8](repeating: 0, count: contents.count)
         var offset = 0

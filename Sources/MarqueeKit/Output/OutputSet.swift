@@ -82,7 +82,7 @@ public final class OutputSet: Sendable {
         guard stat(staged.output.path + "/" + path, &info) == 0,
               known.stamp == BuildState.stamp(info)
         else { return false }
-        staged.keep(path)
+        staged.keep(path, stamp: known.stamp)
         digestTable.withLock { $0[path] = digest }
         return true
     }
@@ -96,9 +96,11 @@ public final class OutputSet: Sendable {
     /// The number of HTML pages added so far.
     public var pageCount: Int { staged.paths.filter { $0.hasSuffix(".html") }.count }
 
-    /// A relative path of plain segments: no empty, `.` or `..` segment, no backslash or NUL.
+    /// A relative path of plain segments: no empty, `.` or `..` segment, no backslash and no
+    /// control character (NUL, newline…).
     static func isSafe(_ path: String) -> Bool {
-        guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\"), !path.contains("\u{0}") else { return false }
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\"),
+              !path.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return false }
         return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
     }
 }
@@ -118,18 +120,19 @@ public enum SiteURL {
     /// `html` with every site-root marker replaced by `root`; returns `html` untouched (and
     /// fast) when it has none, which is the common case.
     public static func resolveMarkers(in html: String, root: String) -> String {
+        var html = html
         let marker = Array(rootMarker.utf8)
-        var found = false
-        html.utf8.withContiguousStorageIfAvailable { bytes in
-            guard bytes.count >= marker.count else { return }
-            var index = 0
-            while index <= bytes.count - marker.count {
-                if bytes[index] == marker[0] && bytes[index + 1] == marker[1] && bytes[index..<index + marker.count].elementsEqual(marker) {
-                    found = true
-                    return
-                }
-                index += 1
+        let found = html.withUTF8 { bytes -> Bool in
+            guard let base = bytes.baseAddress else { return false }
+            var offset = 0
+            // memchr finds candidate first bytes with SIMD; most descriptions have no marker at all.
+            while offset + marker.count <= bytes.count, let hit = memchr(base + offset, Int32(marker[0]), bytes.count - offset) {
+                let start = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if start + marker.count > bytes.count { return false }
+                if memcmp(base + start, marker, marker.count) == 0 { return true }
+                offset = start + 1
             }
+            return false
         }
         return found ? html.replacingOccurrences(of: rootMarker, with: root) : html
     }

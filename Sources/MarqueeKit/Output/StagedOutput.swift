@@ -27,7 +27,9 @@ final class StagedOutput: Sendable {
     /// Where new files are written until the commit.
     let staging: URL
     private let token: String
-    private let files = Locked<[String: Bool]>([:])  // path → written (false: same bytes as the output's)
+    /// Path → written (true), or kept from the output with its stamp when known (false).
+    private let files = Locked<[String: Bool]>([:])
+    private let keptStamps = Locked<[String: [Int64]]>([:])
     private let folders = Locked<Set<String>>([])
 
     /// Changes of at most this many files, or of this share of the site, are applied in place.
@@ -47,8 +49,8 @@ final class StagedOutput: Sendable {
     /// an earlier one.
     func put(_ path: String, _ contents: Data) throws(BuildError) {
         let target = staging.path + "/" + path
-        if FileIO.hasContents(output.path + "/" + path, contents) {
-            keep(path)
+        if let info = FileIO.matching(output.path + "/" + path, contents) {
+            keep(path, stamp: BuildState.stamp(info))
             return
         }
         let folder = String(target[..<target.lastIndex(of: "/")!])
@@ -58,12 +60,27 @@ final class StagedOutput: Sendable {
         }
         try FileIO.write(contents, to: target)
         files.withLock { $0[path] = true }
+        keptStamps.withLock { $0[path] = nil }
     }
 
     /// Keeps the output's file at `path` as it is (its maker knows it would come out the same).
-    func keep(_ path: String) {
+    /// `stamp` is the file's ``BuildState/stamp(_:)`` when the caller has just read it.
+    func keep(_ path: String, stamp: [Int64]? = nil) {
         let wasWritten = files.withLock { $0.updateValue(false, forKey: path) } ?? false
         if wasWritten { unlink(staging.path + "/" + path) }
+        keptStamps.withLock { $0[path] = stamp }
+    }
+
+    /// Size and modification time of every file, after ``commit()``: known ones from when they
+    /// were compared, the others read now.
+    func stamps() -> [String: [Int64]] {
+        var result = keptStamps.withLock { $0 }
+        let base = output.path + "/"
+        for path in files.withLock({ $0.keys }) where result[path] == nil {
+            var info = stat()
+            if stat(base + path, &info) == 0 { result[path] = BuildState.stamp(info) }
+        }
+        return result
     }
 
     /// Makes the output hold exactly the files added, then removes the staging folder.

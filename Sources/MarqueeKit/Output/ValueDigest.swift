@@ -12,12 +12,16 @@ enum ValueDigest {
             hasher.combine(4)
             hasher.combine(number)
         case let dictionary as [String: Any]:
-            hasher.combine(5)
-            hasher.combine(dictionary.count)
-            for key in dictionary.keys.sorted() {
-                hasher.combine(key)
-                combine(dictionary[key]!, into: &hasher)
+            // Entries hashed one by one and summed: the same for any order, no sorting.
+            var sum: UInt64 = 0
+            for (key, element) in dictionary {
+                var entry = StableHasher()
+                entry.combine(key)
+                combine(element, into: &entry)
+                sum &+= entry.value
             }
+            hasher.combine(5)
+            hasher.combine(Int(truncatingIfNeeded: sum))
         case let strings as [String]:
             hasher.combine(6)
             hasher.combine(strings.count)

@@ -6,7 +6,6 @@ public struct NormalizePlugin: Plugin {
     /// Creates the plugin with its default settings.
     public init() {}
 
-    /// Leaves the items as they are.
     /// Image candidates kept per item (feeds have been seen listing hundreds).
     public static let maximumImages = 32
 
@@ -17,12 +16,20 @@ public struct NormalizePlugin: Plugin {
         for index in items.indices {
             let title = items[index].title.trimmingCharacters(in: .whitespacesAndNewlines)
             items[index].title = title.isEmpty ? config.titleFallback : title
-            if items[index].intro.isEmpty {
-                items[index].intro = TextBlocks.plainText(fromHTML: items[index].bodyHTML)
-            }
+            if items[index].intro.isEmpty { items[index].intro = Self.plainText(of: items[index].bodyHTML, memo: context.memo) }
             items[index].intro = TextTruncation.truncate(items[index].intro, to: config.introLength)
             if items[index].images.count > Self.maximumImages { items[index].images.removeLast(items[index].images.count - Self.maximumImages) }
         }
         Slug.assign(to: &items)
+    }
+
+    /// The description as plain text (for the intro), remembered between builds.
+    static func plainText(of html: String, memo: BuildMemo) -> String {
+        var key = StableHasher("plain-text-1")
+        key.combine(html)
+        if let known = memo.value(for: key.value) { return known }
+        let text = TextBlocks.plainText(fromHTML: html)
+        memo.store(text, for: key.value)
+        return text
     }
 }

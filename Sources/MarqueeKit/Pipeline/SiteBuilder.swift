@@ -121,7 +121,7 @@ public struct SiteBuilder: Sendable {
         let pages = paths.filter { $0.hasSuffix(".html") }.count
         BuildState(
             fingerprint: fingerprint, environment: environment, digests: digests, items: items.count, pages: pages,
-            files: BuildState.snapshot(site.output, paths: paths)
+            files: staged.stamps()
         ).save(for: site)
         memo.save()
         if ProcessInfo.processInfo.environment["MARQUEE_TIMINGS"] != nil { progress(timings.summary) }

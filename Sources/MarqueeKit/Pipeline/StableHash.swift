@@ -1,73 +1,107 @@
 import Foundation
 
-/// A 64-bit FNV-1a hash: stable across runs and machines (unlike `Hasher`), used for item ids,
-/// fallback slugs and the keys of ``BuildMemo``. Not for security.
+/// A fast 64-bit hash for change detection, stable across runs and machines (unlike `Hasher`):
+/// the keys of ``BuildMemo``, page digests, build fingerprints. It mixes eight bytes at a time
+/// (MurmurHash3's steps, then its final avalanche), so hashing every description of a large
+/// site on each rebuild stays cheap. Not for security: a crafted collision could at worst
+/// keep a stale page.
 public struct StableHasher: Sendable {
     /// The hash of everything combined so far.
-    public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    public var value: UInt64 { Self.avalanche(state) }
+    private var state: UInt64 = 0x243F_6A88_85A3_08D3
 
     /// Creates a hasher; `namespace` keeps keys of different uses apart.
     public init(_ namespace: String = "") {
         if !namespace.isEmpty { combine(namespace) }
     }
 
-    /// Adds a string (with a terminator, so `"ab" + "c"` and `"a" + "bc"` differ).
+    /// One step of MurmurHash3's 64-bit mixing. (A lone multiply-and-rotate, as in FxHash, only
+    /// carries differences towards the high bits: "movie 12" and "movie 99" collided.)
+    @inline(__always)
+    private mutating func mix(_ word: UInt64) {
+        var k = word &* 0x87C3_7B91_1142_53D5
+        k = k << 31 | k >> 33
+        k = k &* 0x4CF5_AD43_2745_937F
+        state ^= k
+        state = state << 27 | state >> 37
+        state = state &* 5 &+ 0x52DC_E729
+    }
+
+    /// Adds a string (its length too, so `"ab" + "c"` and `"a" + "bc"` differ).
     public mutating func combine(_ text: String) {
-        var hash = value
         var text = text
-        text.withUTF8 { bytes in
-            for byte in bytes {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01B3
-            }
-        }
-        value = (hash ^ 0xFF) &* 0x0000_0100_0000_01B3
+        text.withUTF8 { combine(UnsafeRawBufferPointer($0)) }
     }
 
     /// Adds raw bytes.
     public mutating func combine(bytes data: Data) {
-        var hash = value
+        data.withUnsafeBytes { combine($0) }
+    }
+
+    private mutating func combine(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            mix(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian)
+            offset += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count {
+            tail |= UInt64(bytes[offset]) << shift
+            shift += 8
+            offset += 1
+        }
+        mix(tail)
+        mix(UInt64(bytes.count))
+    }
+
+    /// Adds a number.
+    public mutating func combine(_ number: Int) {
+        mix(UInt64(bitPattern: Int64(number)))
+    }
+
+    /// The hash as 16 hex digits.
+    public var hex: String { StableHash.hexDigits(value) }
+
+    private static func avalanche(_ value: UInt64) -> UInt64 {
+        var x = value
+        x = (x ^ (x >> 33)) &* 0xFF51_AFD7_ED55_8CCD
+        x = (x ^ (x >> 33)) &* 0xC4CE_B9FE_1A85_EC53
+        return x ^ (x >> 33)
+    }
+}
+
+/// A 64-bit FNV-1a hash of short strings, for item ids and fallback slugs: these appear in the
+/// site's URLs, so the algorithm must never change. Not for security.
+public enum StableHash {
+    /// The hash of some strings, as 16 hex digits.
+    public static func hex(_ parts: String...) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for part in parts {
+            for byte in part.utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01B3
+            }
+            hash ^= 0xFF
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return hexDigits(hash)
+    }
+
+    /// The hash of raw bytes (file contents).
+    public static func hex(bytes data: Data) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         data.withUnsafeBytes { buffer in
             for byte in buffer {
                 hash ^= UInt64(byte)
                 hash = hash &* 0x0000_0100_0000_01B3
             }
         }
-        value = hash
+        return hexDigits(hash)
     }
 
-    /// Adds a number.
-    public mutating func combine(_ number: Int) {
-        var hash = value
-        withUnsafeBytes(of: number.littleEndian) { buffer in
-            for byte in buffer {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01B3
-            }
-        }
-        value = hash
-    }
-
-    /// The hash as 16 hex digits.
-    public var hex: String {
-        let digits = String(value, radix: 16)
+    static func hexDigits(_ hash: UInt64) -> String {
+        let digits = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-}
-
-/// Shorthands for one-off hashes.
-public enum StableHash {
-    /// The hash of some strings, as 16 hex digits.
-    public static func hex(_ parts: String...) -> String {
-        var hasher = StableHasher()
-        for part in parts { hasher.combine(part) }
-        return hasher.hex
-    }
-
-    /// The hash of raw bytes (file contents).
-    public static func hex(bytes data: Data) -> String {
-        var hasher = StableHasher()
-        hasher.combine(bytes: data)
-        return hasher.hex
     }
 }
