@@ -55,11 +55,16 @@ enum FileIO {
         return result
     }
 
+    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+
     private static func collect(_ folder: String, prefix: String, into result: inout Set<String>) {
         guard let directory = opendir(folder) else { return }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            // The name is read in place, up to its NUL: a dirent record can be shorter than
+            // `struct dirent`, so copying the whole `d_name` array reads past it (AddressSanitizer
+            // caught exactly that at the end of readdir's buffer).
+            let name = String(cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
             if name == "." || name == ".." { continue }
             var type = Int32(entry.pointee.d_type)
             if type == Int32(DT_UNKNOWN) {
