@@ -144,4 +144,29 @@ struct FuzzRegressionTests {
         let declared = Data("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss version=\"2.0\"><ch\u{FF}annel/></rss>".data(using: .isoLatin1)!)
         #expect(throws: BuildError.self) { try FeedParser.parse(declared, display: "x.xml") }
     }
+
+    /// Found by fuzzing (Tests/FuzzRegressions/feed/crash-3464…): a processing instruction
+    /// without data (`<?x?>`) crashed FoundationXML. Processing instructions are now removed
+    /// before parsing, outside comments and CDATA, keeping line numbers.
+    @Test func processingInstructionsAreIgnored() throws {
+        let feed = """
+            <?xml version="1.0"?>
+            <?xml-stylesheet type="text/xsl" href="style.xsl"?><?empty?>
+            <rss version="2.0"><channel><title>T</title>
+            <item><title>A <?inside?>title</title><description><![CDATA[<p>keeps <?this?></p>]]></description></item>
+            <!-- a comment with <?that?> -->
+            </channel></rss>
+            """
+        let items = try FeedParser.parse(Data(feed.utf8), display: "pi.xml").items
+        #expect(items.map(\.title) == ["A title"])
+        #expect(items.first.map { if case .html(let html, _) = $0.body { html.contains("<?this?>") } else { false } } == true)
+        // Line numbers in errors still count the removed instruction's lines.
+        let broken = "<?multi\nline\n?>\n<rss version=\"2.0\"><channel>\n<item></channel></rss>"
+        #expect {
+            try FeedParser.parse(Data(broken.utf8), display: "b.xml")
+        } throws: { error in
+            guard case .lineColumn(let line, _)? = (error as? BuildError)?.place else { return false }
+            return line == 5
+        }
+    }
 }

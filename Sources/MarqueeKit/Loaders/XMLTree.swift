@@ -148,7 +148,53 @@ public enum XMLTree {
         if body.hasPrefix("<?xml"), let end = body.firstIndex(of: ">") {
             body = body[body.index(after: end)...]
         }
-        return Data(body.utf8)
+        return Data(removingProcessingInstructions(Array(body.utf8)))
+    }
+
+    /// The document without processing instructions (`<?xml-stylesheet …?>` and the like), their
+    /// line breaks kept so that error positions stay right. Feeds have no use for them, and
+    /// FoundationXML crashes on one without data (`<?x?>` reaches its callback as a NULL string;
+    /// found by fuzzing). Comments and CDATA sections are copied untouched.
+    static func removingProcessingInstructions(_ bytes: [UInt8]) -> [UInt8] {
+        func find(_ pattern: String, from start: Int) -> Int? {
+            let pattern = Array(pattern.utf8)
+            var index = start
+            while index + pattern.count <= bytes.count {
+                if bytes[index] == pattern[0] && bytes[index..<index + pattern.count].elementsEqual(pattern) { return index }
+                index += 1
+            }
+            return nil
+        }
+        func startsWith(_ prefix: String, at index: Int) -> Bool {
+            let prefix = Array(prefix.utf8)
+            return index + prefix.count <= bytes.count && bytes[index..<index + prefix.count].elementsEqual(prefix)
+        }
+        guard find("<?", from: 0) != nil else { return bytes }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<") else {
+                result.append(bytes[index])
+                index += 1
+                continue
+            }
+            for (opening, closing) in [("<!--", "-->"), ("<![CDATA[", "]]>")] where startsWith(opening, at: index) {
+                let end = find(closing, from: index + opening.count).map { $0 + closing.count } ?? bytes.count
+                result += bytes[index..<end]
+                index = end
+                break
+            }
+            if index < bytes.count && startsWith("<?", at: index) {
+                let end = find("?>", from: index + 2).map { $0 + 2 } ?? bytes.count
+                result += bytes[index..<end].filter { $0 == 0x0A }
+                index = end
+            } else if index < bytes.count && !startsWith("<!--", at: index) && !startsWith("<![CDATA[", at: index) {
+                result.append(bytes[index])
+                index += 1
+            }
+        }
+        return result
     }
 
     private static func refuseEntityDeclarations(_ data: Data, display: String) throws(BuildError) {

@@ -44,33 +44,6 @@ struct BuildState: Equatable {
         return text
     }
 
-    init?(text: String) {
-        var lines = text.split(separator: "\n")
-        guard !lines.isEmpty else { return nil }
-        let header = lines.removeFirst().split(separator: " ")
-        guard header.count == 5, header[0] == Self.version, let items = Int(header[3]), let pages = Int(header[4]) else { return nil }
-        var files: [String: [Int64]] = [:]
-        var digests: [String: UInt64] = [:]
-        files.reserveCapacity(lines.count)
-        for line in lines {
-            let fields = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
-            guard fields.count == 4, let size = Int64(fields[0]), let time = Int64(fields[1]) else { return nil }
-            let path = String(fields[3])
-            files[path] = [size, time]
-            if let digest = UInt64(fields[2], radix: 16) { digests[path] = digest }
-        }
-        self.init(fingerprint: String(header[1]), environment: String(header[2]), digests: digests, items: items, pages: pages, files: files)
-    }
-
-    init(fingerprint: String, environment: String, digests: [String: UInt64], items: Int, pages: Int, files: [String: [Int64]]) {
-        self.fingerprint = fingerprint
-        self.environment = environment
-        self.digests = digests
-        self.items = items
-        self.pages = pages
-        self.files = files
-    }
-
     /// A hash of what every page depends on besides its own values: Marquee's version, the
     /// configuration, the plugins, the output folder and the theme.
     static func environment(of site: Site) -> String {
@@ -143,5 +116,26 @@ struct BuildState: Equatable {
         let now = Self.snapshot(output, paths: Array(files.keys))
         guard now == files else { return false }
         return FileIO.regularFiles(under: output.path).count == files.count
+    }
+}
+
+extension BuildState {
+    /// Reads ``text``; nil when it is of another version or damaged.
+    init?(text: String) {
+        var lines = text.split(separator: "\n")
+        guard !lines.isEmpty else { return nil }
+        let header = lines.removeFirst().split(separator: " ")
+        guard header.count == 5, header[0] == Self.version, let items = Int(header[3]), let pages = Int(header[4]) else { return nil }
+        var files: [String: [Int64]] = [:]
+        var digests: [String: UInt64] = [:]
+        files.reserveCapacity(lines.count)
+        for line in lines {
+            let fields = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+            guard fields.count == 4, let size = Int64(fields[0]), let time = Int64(fields[1]) else { return nil }
+            let path = String(fields[3])
+            files[path] = [size, time]
+            if let digest = UInt64(fields[2], radix: 16) { digests[path] = digest }
+        }
+        self.init(fingerprint: String(header[1]), environment: String(header[2]), digests: digests, items: items, pages: pages, files: files)
     }
 }
