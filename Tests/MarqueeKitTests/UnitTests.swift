@@ -26,6 +26,10 @@ struct SlugTests {
         var again = items
         Slug.assign(to: &again)
         #expect(again.map(\.slug) == slugs)
+        // A title that is itself a numbered slug takes its number; the next repeat skips it.
+        var numbered = ["A", "A", "A 3", "A", "A"].enumerated().map { Item(id: "n\($0.offset)", source: "s", title: $0.element, body: .text("")) }
+        Slug.assign(to: &numbered)
+        #expect(numbered.map(\.slug) == ["a", "a-2", "a-3", "a-4", "a-5"])
     }
 
     @Test func outputPathsMustStayInside() {
@@ -232,5 +236,24 @@ struct StableHasherTests {
         other.combine("a")
         other.combine("bc")
         #expect(split.value != other.value)
+    }
+}
+
+@Suite("Pagination")
+struct PaginationTests {
+    func labels(current: Int, total: Int) -> [String] {
+        let listing = PageWriter.Listing(folder: "", heading: "All", items: [], isGallery: true)
+        let pages = PageWriter.pagination(listing, current: current, total: total, root: "")?["pages"] as? [[String: Any]] ?? []
+        return pages.map { ($0["gap"] as? Bool) == true ? "…" : "\($0["number"]!)" }
+    }
+
+    /// A page's navigation does not grow with the site: first, last and three either side.
+    @Test func pageNavigationIsAWindow() {
+        #expect(labels(current: 50, total: 100) == ["1", "…", "47", "48", "49", "50", "51", "52", "53", "…", "100"])
+        #expect(labels(current: 1, total: 2000) == ["1", "2", "3", "4", "…", "2000"])
+        #expect(labels(current: 2000, total: 2000) == ["1", "…", "1997", "1998", "1999", "2000"])
+        #expect(labels(current: 3, total: 6) == ["1", "2", "3", "4", "5", "6"])
+        #expect(labels(current: 1, total: 1).isEmpty)
+        #expect((1...500).allSatisfy { labels(current: $0, total: 500).count <= 11 })
     }
 }

@@ -93,13 +93,21 @@ public struct PageWriter: Plugin {
         func folder(page: Int) -> String { page == 1 ? folder : folder + "page/\(page)/" }
     }
 
+    /// Pages linked around the current one; the first and last are always linked, the others
+    /// stand behind a gap, so that a page's navigation does not grow with the site.
+    static let paginationWindow = 3
+
     static func pagination(_ listing: Listing, current: Int, total: Int, root: String) -> [String: Any]? {
         guard total > 1 else { return nil }
         func url(_ page: Int) -> String { root + listing.folder(page: page) }
-        var values: [String: Any] = [
-            "pages": (1...total).map { ["number": $0, "url": url($0), "current": $0 == current] },
-            "current": current, "total": total,
-        ]
+        var shown = [1, total] + Array(max(1, current - paginationWindow)...min(total, current + paginationWindow))
+        shown = Array(Set(shown)).sorted()
+        var pages: [[String: Any]] = []
+        for (position, number) in shown.enumerated() {
+            if position > 0 && number > shown[position - 1] + 1 { pages.append(["gap": true]) }
+            pages.append(["number": number, "url": url(number), "current": number == current, "gap": false])
+        }
+        var values: [String: Any] = ["pages": pages, "current": current, "total": total]
         if current > 1 { values["previous"] = url(current - 1) }
         if current < total { values["next"] = url(current + 1) }
         return values

@@ -7,21 +7,24 @@ public enum Slug {
     public static func make(_ title: String) -> String {
         let folded = title.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
         var slug = ""
+        var length = 0
         var pendingHyphen = false
         for scalar in folded.unicodeScalars {
             let isAlphanumeric = ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
             if isAlphanumeric {
-                if pendingHyphen && !slug.isEmpty { slug += "-" }
+                if pendingHyphen && !slug.isEmpty { slug += "-"; length += 1 }
                 slug.unicodeScalars.append(scalar)
+                length += 1
                 pendingHyphen = false
             } else if ("A"..."Z").contains(scalar) {
-                if pendingHyphen && !slug.isEmpty { slug += "-" }
+                if pendingHyphen && !slug.isEmpty { slug += "-"; length += 1 }
                 slug.unicodeScalars.append(Unicode.Scalar(scalar.value + 32)!)
+                length += 1
                 pendingHyphen = false
             } else {
                 pendingHyphen = true
             }
-            if slug.count >= 60 { break }
+            if length >= 60 { break }
         }
         slug = String(slug.prefix(60))
         while slug.hasSuffix("-") { slug.removeLast() }
@@ -38,15 +41,19 @@ public enum Slug {
     /// none; a repeated slug gets `-2`, `-3`, … in item order.
     public static func assign(to items: inout [Item]) {
         var taken: Set<String> = []
+        // The next suffix to try per base: every lower one is already taken, and stays so. (Starting
+        // from 2 each time made 500 items named alike cost 125,000 lookups.)
+        var nextSuffix: [String: Int] = [:]
         for index in items.indices {
             var base = make(items[index].title)
             if base.isEmpty { base = "item-" + StableHash.hex(items[index].id).prefix(10) }
             var slug = base
-            var counter = 2
+            var counter = nextSuffix[base] ?? 2
             while taken.contains(slug) {
                 slug = "\(base)-\(counter)"
                 counter += 1
             }
+            nextSuffix[base] = counter
             taken.insert(slug)
             items[index].slug = slug
         }
