@@ -21,7 +21,8 @@ from test_gallery import MARQUEE, MEASURE, REPO, WIDTHS, StaticServer, make_driv
 def build(root: Path, n: int) -> Path:
     content = root / "Content"
     subprocess.run([sys.executable, str(Path(__file__).parent / "generate_items.py"), str(n), str(content)], check=True)
-    (content / "site.yml").write_text("title: Accuracy\nsources:\n  - type: movies\n    path: movies.json\n")
+    # One gallery page holds every generated cell, so that all of them are measured.
+    (content / "site.yml").write_text(f"title: Accuracy\npage_size: {max(n, 1)}\nsources:\n  - type: movies\n    path: movies.json\n")
     subprocess.run([str(MARQUEE), "build", "--root", str(root), "--quiet"], check=True)
     return root / "Site" / "index.html"
 

@@ -45,7 +45,8 @@ def build_site(root: Path, expand: str = "multiple") -> Path:
 def build_generated(root: Path, n: int) -> Path:
     content = root / "Content"
     subprocess.run(["python3", str(Path(__file__).parent / "generate_items.py"), str(n), str(content)], check=True)
-    (content / "site.yml").write_text("title: Generated\nsources:\n  - type: movies\n    path: movies.json\n")
+    # One gallery page for all of them, so that every generated cell is measured.
+    (content / "site.yml").write_text(f"title: Generated\npage_size: {n}\nsources:\n  - type: movies\n    path: movies.json\n")
     subprocess.run([str(MARQUEE), "build", "--root", str(root), "--quiet"], check=True)
     return root / "Site" / "index.html"
 
@@ -157,6 +158,8 @@ def test_toggle_iff_truncated_and_predicted_lines_match(driver, sites, site, bre
     open_page(driver, sites[site], WIDTHS[breakpoint])
     cells = driver.execute_script(MEASURE)
     assert len(cells) >= 10
+    if site == "generated":
+        assert len(cells) == 300  # every generated cell, on one page
     wrong_toggle = [c["id"] for c in cells if c["truncated"] != c["shown"]]
     assert wrong_toggle == [], f"toggle shown where text is not cut (or the reverse): {wrong_toggle}"
     wrong_lines = []
