@@ -12,7 +12,8 @@ public struct LayoutPlugin: Plugin {
         self.basicLines = basicLines
     }
 
-    /// Leaves the cell plans as they are.
+    /// Sets every item's cell plan; line counts of unchanged titles and descriptions come from
+    /// the memo of the last build.
     public func layOutItems(_ items: inout [Item], in context: BuildContext) throws {
         var metrics = context.theme.metrics
         if let basicLines { metrics.basicCollapsedLines = basicLines }

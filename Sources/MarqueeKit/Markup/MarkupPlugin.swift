@@ -12,7 +12,8 @@ public struct MarkupPlugin: Plugin {
         self.smartPunctuation = smartPunctuation
     }
 
-    /// Leaves the items as they are.
+    /// Sets every item's `bodyHTML`; results for unchanged descriptions come from the memo of
+    /// the last build (except Markdown that copies local images).
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
         let html = try items.concurrentMap { render($0.body, context: context) }
         for index in items.indices { items[index].bodyHTML = html[index] }

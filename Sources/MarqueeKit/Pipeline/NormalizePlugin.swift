@@ -9,6 +9,8 @@ public struct NormalizePlugin: Plugin {
     /// Image candidates kept per item (feeds have been seen listing hundreds).
     public static let maximumImages = 32
 
+    /// Drops repeated ids, trims titles (or uses the fallback), fills and cuts intros, caps image
+    /// candidates and assigns slugs.
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
         var seen: Set<String> = []
         items = items.filter { seen.insert($0.id).inserted }
