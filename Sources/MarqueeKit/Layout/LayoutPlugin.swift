@@ -24,11 +24,11 @@ public struct LayoutPlugin: Plugin {
         settings.combine(context.theme.assets.regularFont + context.theme.assets.boldFont)
         let base = settings
         let plans = try items.concurrentMap { item -> CellPlan in
+            let hasImage = !item.images.isEmpty
             var key = base
             key.combine(item.titleLine)
             key.combine(item.bodyHTML)
-            key.combine(item.images.isEmpty ? 0 : 1)
-            let hasImage = !item.images.isEmpty
+            key.combine(hasImage ? 1 : 0)
             if let known = context.memo.value(for: key.value).flatMap(LayoutEngine.LineCounts.init(memoText:)),
                known.title.count == engine.metrics.breakpoints.count {
                 return engine.plan(known, hasImage: hasImage)

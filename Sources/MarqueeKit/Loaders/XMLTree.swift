@@ -174,22 +174,15 @@ public enum XMLTree {
         result.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
-            guard bytes[index] == UInt8(ascii: "<") else {
-                result.append(bytes[index])
-                index += 1
-                continue
-            }
-            for (opening, closing) in [("<!--", "-->"), ("<![CDATA[", "]]>")] where startsWith(opening, at: index) {
-                let end = find(closing, from: index + opening.count).map { $0 + closing.count } ?? bytes.count
-                result += bytes[index..<end]
-                index = end
-                break
-            }
-            if index < bytes.count && startsWith("<?", at: index) {
+            if startsWith("<?", at: index) {
                 let end = find("?>", from: index + 2).map { $0 + 2 } ?? bytes.count
                 result += bytes[index..<end].filter { $0 == 0x0A }
                 index = end
-            } else if index < bytes.count && !startsWith("<!--", at: index) && !startsWith("<![CDATA[", at: index) {
+            } else if let (opening, closing) = [("<!--", "-->"), ("<![CDATA[", "]]>")].first(where: { startsWith($0.0, at: index) }) {
+                let end = find(closing, from: index + opening.count).map { $0 + closing.count } ?? bytes.count
+                result += bytes[index..<end]
+                index = end
+            } else {
                 result.append(bytes[index])
                 index += 1
             }

@@ -24,11 +24,9 @@ public struct MarkupPlugin: Plugin {
         case .text(let text):
             return text.isEmpty ? "" : "<p>" + HTMLEscape.text(text).replacingOccurrences(of: "\n", with: "<br>") + "</p>"
         case .html(let html, let base):
-            let key = memoKey("html", html, base?.absoluteString)
-            if let known = context.memo.value(for: key) { return known }
-            let safe = HTMLSanitizer(base: base).sanitize(html)
-            context.memo.store(safe, for: key)
-            return safe
+            return context.memo.value(for: memoKey("html", html, base?.absoluteString)) {
+                HTMLSanitizer(base: base).sanitize(html)
+            }
         case .markdown(let markdown, let base):
             let key = memoKey("markdown", markdown, base?.path)
             if let known = context.memo.value(for: key) { return known }

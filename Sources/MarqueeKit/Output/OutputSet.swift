@@ -14,7 +14,10 @@ public struct OutputFile: Sendable {
     }
 
     /// True for HTML pages.
-    public var isPage: Bool { path.hasSuffix(".html") }
+    public var isPage: Bool { Self.isPage(path) }
+
+    /// True when `path` names an HTML page.
+    public static func isPage(_ path: String) -> Bool { path.hasSuffix(".html") }
 
     /// The contents as text (pages, stylesheets, scripts).
     public var text: String {
@@ -31,7 +34,6 @@ public final class OutputSet: Sendable {
     private let postProcess: @Sendable (inout OutputFile) throws(BuildError) -> Void
     /// What the previous build wrote from the same environment: path → (digest, [size, mtime]).
     private let previous: [String: (digest: UInt64, stamp: [Int64])]
-    private let digestTable = Locked<[String: UInt64]>([:])
 
     init(
         staged: StagedOutput, previous: BuildState?, environment: String,
@@ -53,16 +55,11 @@ public final class OutputSet: Sendable {
     ///
     /// `digest` is a hash of everything the file was made from (see ``reuse(_:digest:)``).
     public func add(_ path: String, _ contents: Data, digest: UInt64? = nil) throws(BuildError) {
-        guard Self.isSafe(path) else {
-            throw BuildError("refusing to write \"\(path)\": output paths must stay inside the output folder.")
-        }
+        try Self.checkSafe(path)
         var file = OutputFile(path: path, contents: contents)
         try postProcess(&file)
-        guard Self.isSafe(file.path) else {
-            throw BuildError("refusing to write \"\(file.path)\": output paths must stay inside the output folder.")
-        }
-        try staged.put(file.path, file.contents)
-        digestTable.withLock { $0[file.path] = digest }
+        try Self.checkSafe(file.path)
+        try staged.put(file.path, file.contents, digest: digest)
     }
 
     /// Adds a text file, UTF-8 encoded.
@@ -82,19 +79,18 @@ public final class OutputSet: Sendable {
         guard stat(staged.output.path + "/" + path, &info) == 0,
               known.stamp == BuildState.stamp(info)
         else { return false }
-        staged.keep(path, stamp: known.stamp)
-        digestTable.withLock { $0[path] = digest }
+        staged.keep(path, stamp: known.stamp, digest: digest)
         return true
     }
-
-    /// The digest given for each file added or reused.
-    var digests: [String: UInt64] { digestTable.withLock { $0 } }
 
     /// The paths of every file added so far, sorted.
     public var paths: [String] { staged.paths.sorted() }
 
-    /// The number of HTML pages added so far.
-    public var pageCount: Int { staged.paths.filter { $0.hasSuffix(".html") }.count }
+    private static func checkSafe(_ path: String) throws(BuildError) {
+        guard isSafe(path) else {
+            throw BuildError("refusing to write \"\(path)\": output paths must stay inside the output folder.")
+        }
+    }
 
     /// A relative path of plain segments: no empty, `.` or `..` segment, no backslash and no
     /// control character (NUL, newline…).

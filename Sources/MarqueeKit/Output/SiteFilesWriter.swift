@@ -25,7 +25,7 @@ public struct SiteFilesWriter: Plugin {
         var robots = "User-agent: *\nAllow: /\n"
         if let base = context.config.baseURL {
             robots += "Sitemap: \(base.absoluteString)sitemap.xml\n"
-            try output.add("sitemap.xml", text: sitemap(output.paths.filter { $0.hasSuffix(".html") && $0 != "404.html" }, renderer: renderer))
+            try output.add("sitemap.xml", text: sitemap(output.paths.filter { OutputFile.isPage($0) && $0 != "404.html" }, renderer: renderer))
         }
         try output.add("robots.txt", text: robots)
 

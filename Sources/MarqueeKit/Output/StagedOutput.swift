@@ -27,9 +27,14 @@ final class StagedOutput: Sendable {
     /// Where new files are written until the commit.
     let staging: URL
     private let token: String
-    /// Path → written (true), or kept from the output with its stamp when known (false).
-    private let files = Locked<[String: Bool]>([:])
-    private let keptStamps = Locked<[String: [Int64]]>([:])
+    /// What is known of each file added: written to the staging folder or kept from the output,
+    /// its stamp when known, and the digest its maker gave.
+    private struct Entry {
+        var written: Bool
+        var stamp: [Int64]?
+        var digest: UInt64?
+    }
+    private let entries = Locked<[String: Entry]>([:])
     private let folders = Locked<Set<String>>([])
 
     /// Changes of at most this many files, or of this share of the site, are applied in place.
@@ -43,49 +48,54 @@ final class StagedOutput: Sendable {
     }
 
     /// Every path added so far.
-    var paths: [String] { files.withLock { Array($0.keys) } }
+    var paths: [String] { entries.withLock { Array($0.keys) } }
 
     /// Adds a file; safe to call from several threads. A later file with the same path replaces
-    /// an earlier one.
-    func put(_ path: String, _ contents: Data) throws(BuildError) {
-        let target = staging.path + "/" + path
+    /// an earlier one. `digest` is what ``BuildState`` records for ``OutputSet/reuse(_:digest:)``.
+    func put(_ path: String, _ contents: Data, digest: UInt64? = nil) throws(BuildError) {
         if let info = FileIO.matching(output.path + "/" + path, contents) {
-            keep(path, stamp: BuildState.stamp(info))
+            keep(path, stamp: BuildState.stamp(info), digest: digest)
             return
         }
+        let target = staging.path + "/" + path
         let folder = String(target[..<target.lastIndex(of: "/")!])
         if folders.withLock({ !$0.contains(folder) }) {
             try FileIO.makeFolders(folder)
             _ = folders.withLock { $0.insert(folder) }
         }
         try FileIO.write(contents, to: target)
-        files.withLock { $0[path] = true }
-        keptStamps.withLock { $0[path] = nil }
+        entries.withLock { $0[path] = Entry(written: true, stamp: nil, digest: digest) }
     }
 
     /// Keeps the output's file at `path` as it is (its maker knows it would come out the same).
     /// `stamp` is the file's ``BuildState/stamp(_:)`` when the caller has just read it.
-    func keep(_ path: String, stamp: [Int64]? = nil) {
-        let wasWritten = files.withLock { $0.updateValue(false, forKey: path) } ?? false
-        if wasWritten { unlink(staging.path + "/" + path) }
-        keptStamps.withLock { $0[path] = stamp }
+    func keep(_ path: String, stamp: [Int64]?, digest: UInt64?) {
+        let earlier = entries.withLock { $0.updateValue(Entry(written: false, stamp: stamp, digest: digest), forKey: path) }
+        if earlier?.written == true { unlink(staging.path + "/" + path) }
     }
 
-    /// Size and modification time of every file, after ``commit()``: known ones from when they
-    /// were compared, the others read now.
-    func stamps() -> [String: [Int64]] {
-        var result = keptStamps.withLock { $0 }
+    /// After ``commit()``: every file's size and modification time (known ones from when they
+    /// were compared, the others read now) and the digests their makers gave.
+    func recorded() -> (stamps: [String: [Int64]], digests: [String: UInt64]) {
+        let entries = entries.withLock { $0 }
+        var stamps: [String: [Int64]] = [:]
+        var digests: [String: UInt64] = [:]
         let base = output.path + "/"
-        for path in files.withLock({ $0.keys }) where result[path] == nil {
-            var info = stat()
-            if stat(base + path, &info) == 0 { result[path] = BuildState.stamp(info) }
+        for (path, entry) in entries {
+            digests[path] = entry.digest
+            if let stamp = entry.stamp {
+                stamps[path] = stamp
+            } else {
+                var info = stat()
+                if stat(base + path, &info) == 0 { stamps[path] = BuildState.stamp(info) }
+            }
         }
-        return result
+        return (stamps, digests)
     }
 
     /// Makes the output hold exactly the files added, then removes the staging folder.
     func commit() throws(BuildError) -> Result {
-        let files = files.withLock { $0 }
+        let files = entries.withLock { $0 }.mapValues(\.written)
         var result = Result()
         result.written = files.values.filter { $0 }.count
         result.unchanged = files.count - result.written

@@ -36,6 +36,15 @@ public final class BuildMemo: Sendable {
         current.withLock { $0[key] = value }
     }
 
+    /// The value stored under `key` by the previous build, or `compute()`'s result, stored for the
+    /// next build.
+    public func value(for key: UInt64, orCompute compute: () throws -> String) rethrows -> String {
+        if let known = value(for: key) { return known }
+        let value = try compute()
+        store(value, for: key)
+        return value
+    }
+
     /// Writes the entries of this build (after a successful build).
     func save() {
         guard let file else { return }

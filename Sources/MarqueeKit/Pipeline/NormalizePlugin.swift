@@ -29,9 +29,6 @@ public struct NormalizePlugin: Plugin {
     static func plainText(of html: String, memo: BuildMemo) -> String {
         var key = StableHasher("plain-text-1")
         key.combine(html)
-        if let known = memo.value(for: key.value) { return known }
-        let text = TextBlocks.plainText(fromHTML: html)
-        memo.store(text, for: key.value)
-        return text
+        return memo.value(for: key.value) { TextBlocks.plainText(fromHTML: html) }
     }
 }

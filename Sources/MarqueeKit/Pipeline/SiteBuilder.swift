@@ -94,7 +94,6 @@ public struct SiteBuilder: Sendable {
         timings.lap("lay out")
         let staged = try StagedOutput(output: site.output)
         let result: StagedOutput.Result
-        let digests: [String: UInt64]
         do {
             let plugins = site.plugins
             let output = OutputSet(staged: staged, previous: previous, environment: environment) { (file: inout OutputFile) throws(BuildError) in
@@ -111,22 +110,21 @@ public struct SiteBuilder: Sendable {
                 timings.lap("write \(plugin.name)")
             }
             result = try staged.commit()
-            digests = output.digests
         } catch {
             staged.discard()
             throw error
         }
         timings.lap("commit")
-        let paths = staged.paths
-        let pages = paths.filter { $0.hasSuffix(".html") }.count
+        let recorded = staged.recorded()
+        let pages = recorded.stamps.keys.filter(OutputFile.isPage).count
         BuildState(
-            fingerprint: fingerprint, environment: environment, digests: digests, items: items.count, pages: pages,
-            files: staged.stamps()
+            fingerprint: fingerprint, environment: environment, digests: recorded.digests, items: items.count, pages: pages,
+            files: recorded.stamps
         ).save(for: site)
         memo.save()
         if ProcessInfo.processInfo.environment["MARQUEE_TIMINGS"] != nil { progress(timings.summary) }
         return BuildReport(
-            items: items.count, pages: pages, files: paths.count,
+            items: items.count, pages: pages, files: recorded.stamps.count,
             filesWritten: result.written, filesUnchanged: result.unchanged,
             seconds: Self.seconds(since: started), warnings: context.warnings, output: site.output)
     }
