@@ -11,7 +11,7 @@ public struct LayoutEngine: Sendable {
     /// Creates an engine; `imageCollapsedLines` overrides the lines that fit beside the image box.
     public init(metrics: ThemeMetrics, measurer: TextMeasurer, imageCollapsedLines: Int? = nil) {
         self.metrics = metrics
-        self.lineBreaker = LineBreaker(measurer: measurer)
+        self.lineBreaker = LineBreaker(measurer: measurer, commonSizes: [metrics.titleFontSize, metrics.bodyFontSize])
         self.imageCollapsedLines = imageCollapsedLines
     }
 
@@ -46,7 +46,9 @@ public struct LayoutEngine: Sendable {
         let template: CellTemplate = hasImage ? .image : .basic
         // Each block is measured once and broken at every breakpoint's width.
         let measuredTitle = lineBreaker.measure([TextRun(title, bold: true)], size: metrics.titleFontSize)
-        let measuredBlocks = description.map { lineBreaker.measure($0.runs, size: metrics.bodyFontSize) }
+        let measuredBlocks = description.map {
+            lineBreaker.measure($0.runs, size: metrics.bodyFontSize, preformatted: $0.kind == .preformatted)
+        }
         var counts = LineCounts(
             title: [], description: [], blocks: description.count,
             isEstimated: !measuredTitle.isCovered || !measuredBlocks.allSatisfy(\.isCovered))
@@ -57,7 +59,7 @@ public struct LayoutEngine: Sendable {
             for (block, text) in zip(description, measuredBlocks) {
                 var blockWidth = width
                 if case .listItem(let level) = block.kind { blockWidth -= Double(level) * metrics.listIndent }
-                lines += lineBreaker.lineCount(text, width: blockWidth, preformatted: block.kind == .preformatted)
+                lines += lineBreaker.lineCount(text, width: blockWidth)
             }
             counts.description.append(lines)
         }

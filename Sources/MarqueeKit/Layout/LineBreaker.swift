@@ -8,91 +8,132 @@ public struct LineBreaker: Sendable {
     /// Measures the glyphs.
     public let measurer: TextMeasurer
 
-    /// Creates a line breaker that measures with `measurer`.
-    public init(measurer: TextMeasurer) {
+    /// ASCII advances in pixels at the font sizes given at creation, per face.
+    private let asciiTables: [(size: Double, regular: [Double], bold: [Double])]
+
+    /// Creates a line breaker that measures with `measurer`; text in one of `commonSizes` is
+    /// measured faster.
+    public init(measurer: TextMeasurer, commonSizes: [Double] = []) {
         self.measurer = measurer
+        // The same arithmetic as FontMetrics.advance, so widths are identical to the bit.
+        func table(_ units: [Double], _ unitsPerEm: Double, _ size: Double) -> [Double] {
+            units.map { $0 < 0 ? -1 : $0 * size / unitsPerEm }
+        }
+        self.asciiTables = commonSizes.map { size in
+            (size, table(measurer.asciiUnits.regular, measurer.regular.unitsPerEm, size),
+             table(measurer.asciiUnits.bold, measurer.bold.unitsPerEm, size))
+        }
     }
 
-    /// A block of text measured in one font size: each character's advance and how it may break.
+    /// A block of text measured in one font size, reduced to what line breaking at any width
+    /// needs: the words (with their characters' advances, for words wider than a line), the
+    /// spaces between them and the forced breaks.
     public struct MeasuredText: Sendable {
         fileprivate var advances: [Double] = []
-        fileprivate var classes: [BreakClass] = []
+        fileprivate var pieces: [Piece] = []
         /// True when every character is drawn by a shipped font (its width is known, not estimated).
         public fileprivate(set) var isCovered = true
+    }
+
+    /// Where a line may or must break is decided by the characters alone; only where a word
+    /// lands depends on the width. So the text is cut into pieces once, and each width only
+    /// places the pieces.
+    fileprivate enum Piece: Sendable {
+        /// A word to place on a line: its characters' range in `advances` and its width.
+        case word(start: Int, end: Int, width: Double)
+        /// Collapsible space after a word; it hangs at a line end.
+        case space(Double)
+        case forcedBreak
     }
 
     fileprivate enum BreakClass: UInt8 {
         case ordinary, forcedBreak, space, ideograph, closing, hyphen
     }
 
-    /// Measures `runs` at `size` pixels.
-    public func measure(_ runs: [TextRun], size: Double) -> MeasuredText {
+    /// Measures `runs` at `size` pixels. In `preformatted` text, spaces are kept as part of the line.
+    public func measure(_ runs: [TextRun], size: Double, preformatted: Bool = false) -> MeasuredText {
         var text = MeasuredText()
+        text.advances.reserveCapacity(runs.reduce(0) { $0 + $1.text.utf8.count })
+        var cutter = Cutter()
+        let tables = asciiTables.first(where: { $0.size == size })
         for run in runs {
+            let ascii = (run.bold ? tables?.bold : tables?.regular) ?? []
             for scalar in run.text.unicodeScalars {
                 let breakClass: BreakClass
-                switch scalar {
-                case "\n": breakClass = .forcedBreak
-                case " ", "\u{3000}": breakClass = .space
-                case "-", "\u{2010}", "\u{2013}", "\u{2014}": breakClass = .hyphen
-                default:
-                    if Self.isClosingPunctuation(scalar) {
-                        breakClass = .closing
-                    } else if TextMeasurer.isWide(scalar) {
-                        breakClass = .ideograph
+                let advance: Double
+                if scalar.value < ascii.count, ascii[Int(scalar.value)] >= 0 {
+                    breakClass = Self.asciiBreakClasses[Int(scalar.value)]
+                    advance = breakClass == .forcedBreak ? 0 : ascii[Int(scalar.value)]
+                } else {
+                    breakClass = Self.breakClass(of: scalar)
+                    advance = breakClass == .forcedBreak ? 0 : measurer.advance(of: scalar, bold: run.bold, size: size)
+                    if breakClass != .forcedBreak, text.isCovered, !measurer.isCovered(scalar) { text.isCovered = false }
+                }
+                let index = text.advances.count
+                text.advances.append(advance)
+                switch breakClass {
+                case .forcedBreak:
+                    cutter.flushWord(into: &text.pieces)
+                    text.pieces.append(.forcedBreak)
+                case .space:
+                    if preformatted {
+                        cutter.appendToWord(index, advance)
+                        cutter.flushWord(into: &text.pieces)
                     } else {
-                        breakClass = .ordinary
+                        cutter.pendingSpace += advance
                     }
+                case .ideograph:
+                    // Ideographs are break opportunities on both sides.
+                    cutter.flushWord(into: &text.pieces)
+                    cutter.appendToWord(index, advance)
+                    cutter.breakAfterWord = true
+                case .ordinary, .closing, .hyphen:
+                    let noBreakBefore = breakClass == .closing
+                    if cutter.pendingSpace > 0 || (cutter.breakAfterWord && !noBreakBefore) { cutter.flushWord(into: &text.pieces) }
+                    cutter.appendToWord(index, advance)
+                    if breakClass == .hyphen { cutter.flushWord(into: &text.pieces) }
                 }
-                text.classes.append(breakClass)
-                if breakClass == .forcedBreak {
-                    text.advances.append(0)
-                    continue
-                }
-                text.advances.append(measurer.advance(of: scalar, bold: run.bold, size: size))
-                if text.isCovered && !measurer.isCovered(scalar) { text.isCovered = false }
             }
         }
+        cutter.flushWord(into: &text.pieces)
         return text
+    }
+
+    private static let asciiBreakClasses: [BreakClass] = (0..<128).map { breakClass(of: Unicode.Scalar(UInt8($0))) }
+
+    @inline(__always)
+    private static func breakClass(of scalar: Unicode.Scalar) -> BreakClass {
+        switch scalar {
+        case "\n": return .forcedBreak
+        case " ", "\u{3000}": return .space
+        case "-", "\u{2010}", "\u{2013}", "\u{2014}": return .hyphen
+        default:
+            if isClosingPunctuation(scalar) { return .closing }
+            return TextMeasurer.isWide(scalar) ? .ideograph : .ordinary
+        }
     }
 
     /// The number of lines `runs` take at `width` pixels in the given font size.
     public func lineCount(_ runs: [TextRun], width: Double, size: Double, preformatted: Bool = false) -> Int {
-        lineCount(measure(runs, size: size), width: width, preformatted: preformatted)
+        lineCount(measure(runs, size: size, preformatted: preformatted), width: width)
     }
 
     /// The number of lines measured text takes at `width` pixels.
-    public func lineCount(_ text: MeasuredText, width: Double, preformatted: Bool = false) -> Int {
-        var state = State(maxWidth: max(width, 1))
+    public func lineCount(_ text: MeasuredText, width: Double) -> Int {
+        var line = Line(maxWidth: max(width, 1))
         text.advances.withUnsafeBufferPointer { advances in
-            for (index, breakClass) in text.classes.enumerated() {
-                let advance = advances[index]
-                switch breakClass {
+            for piece in text.pieces {
+                switch piece {
+                case .word(let start, let end, let wordWidth):
+                    line.place(start..<end, width: wordWidth, advances)
+                case .space(let space):
+                    if !line.isEmpty { line.width += space }
                 case .forcedBreak:
-                    state.flushWord(advances)
-                    state.forceBreak()
-                case .space:
-                    if preformatted {
-                        state.appendToWord(index, advance)
-                        state.flushWord(advances)
-                    } else {
-                        state.pendingSpace += advance
-                    }
-                case .ideograph:
-                    // Ideographs are break opportunities on both sides.
-                    state.flushWord(advances)
-                    state.appendToWord(index, advance)
-                    state.breakAfterWord = true
-                case .ordinary, .closing, .hyphen:
-                    let noBreakBefore = breakClass == .closing
-                    if state.pendingSpace > 0 || (state.breakAfterWord && !noBreakBefore) { state.flushWord(advances) }
-                    state.appendToWord(index, advance)
-                    if breakClass == .hyphen { state.flushWord(advances) }
+                    line.forceBreak()
                 }
             }
-            state.flushWord(advances)
         }
-        return state.lines
+        return line.count
     }
 
     /// Characters a line may not start with (UAX #14 classes CL, CP, EX, IS and some NS): the
@@ -108,12 +149,8 @@ public struct LineBreaker: Sendable {
         }
     }
 
-    private struct State {
-        let maxWidth: Double
-        var lines = 1
-        /// Width of the current line, including spaces after the last placed word.
-        var lineWidth = 0.0
-        var lineIsEmpty = true
+    /// Collects characters into words, as the browser decides where it may break.
+    private struct Cutter {
         /// The word being collected: a range of characters (a word's characters are consecutive).
         var wordStart = 0
         var wordEnd = 0
@@ -122,9 +159,6 @@ public struct LineBreaker: Sendable {
         var pendingSpace = 0.0
         /// The word ends at an ideograph: the next character may start a new word.
         var breakAfterWord = false
-        static let epsilon = 0.005
-
-        init(maxWidth: Double) { self.maxWidth = maxWidth }
 
         mutating func appendToWord(_ index: Int, _ advance: Double) {
             if wordStart == wordEnd { wordStart = index }
@@ -132,42 +166,55 @@ public struct LineBreaker: Sendable {
             wordWidth += advance
         }
 
-        mutating func flushWord(_ advances: UnsafeBufferPointer<Double>) {
+        mutating func flushWord(into pieces: inout [Piece]) {
             breakAfterWord = false
-            if wordEnd > wordStart { place(advances) }
+            if wordEnd > wordStart { pieces.append(.word(start: wordStart, end: wordEnd, width: wordWidth)) }
+            wordStart = wordEnd
+            wordWidth = 0
             if pendingSpace > 0 {
-                if !lineIsEmpty { lineWidth += pendingSpace }
+                pieces.append(.space(pendingSpace))
                 pendingSpace = 0
             }
         }
+    }
+
+    /// Places words on lines of one width.
+    private struct Line {
+        let maxWidth: Double
+        var count = 1
+        /// Width of the current line, including spaces after the last placed word.
+        var width = 0.0
+        var isEmpty = true
+        static let epsilon = 0.005
+
+        init(maxWidth: Double) { self.maxWidth = maxWidth }
 
         mutating func forceBreak() {
-            lines += 1
-            lineWidth = 0
-            lineIsEmpty = true
+            count += 1
+            width = 0
+            isEmpty = true
         }
 
-        private mutating func place(_ advances: UnsafeBufferPointer<Double>) {
-            defer { wordStart = wordEnd; wordWidth = 0 }
-            if lineWidth + wordWidth <= maxWidth + Self.epsilon {
-                lineWidth += wordWidth
-                lineIsEmpty = false
+        mutating func place(_ characters: Range<Int>, width wordWidth: Double, _ advances: UnsafeBufferPointer<Double>) {
+            if width + wordWidth <= maxWidth + Self.epsilon {
+                width += wordWidth
+                isEmpty = false
                 return
             }
-            if !lineIsEmpty {
+            if !isEmpty {
                 forceBreak()
                 if wordWidth <= maxWidth + Self.epsilon {
-                    lineWidth = wordWidth
-                    lineIsEmpty = false
+                    width = wordWidth
+                    isEmpty = false
                     return
                 }
             }
             // The word alone is wider than a line: break it anywhere.
-            for index in wordStart..<wordEnd {
+            for index in characters {
                 let advance = advances[index]
-                if !lineIsEmpty && lineWidth + advance > maxWidth + Self.epsilon { forceBreak() }
-                lineWidth += advance
-                lineIsEmpty = false
+                if !isEmpty && width + advance > maxWidth + Self.epsilon { forceBreak() }
+                width += advance
+                isEmpty = false
             }
         }
     }
