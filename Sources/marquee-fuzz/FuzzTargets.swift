@@ -14,10 +14,15 @@ enum FuzzTarget: String, CaseIterable {
         case .movies:
             MovieFuzzing.shared.run(data)
         case .markdown:
-            let html = MarkdownRenderer.render(String(decoding: data, as: UTF8.self)) { url, role in
+            let rendered = MarkdownRenderer.render(String(decoding: data, as: UTF8.self), withText: true) { url, role in
                 URLPolicy.resolveWeb(url, role: role, base: nil)
             }
-            ScriptFreeCheck.assertSafe(html, input: data)
+            ScriptFreeCheck.assertSafe(rendered.html, input: data)
+            // The layout measures the text read from cmark's tree: it must be the text of the HTML.
+            if let blocks = rendered.textBlocks, blocks != TextBlocks.blocks(fromHTML: rendered.html) {
+                FileHandle.standardError.write(Data("text from the tree differs from the HTML's:\n\(rendered.html)\n\(blocks)\n".utf8))
+                abort()
+            }
         case .sanitizer:
             let html = HTMLSanitizer(base: URL(string: "https://example.org/feed/")).sanitize(String(decoding: data, as: UTF8.self))
             ScriptFreeCheck.assertSafe(html, input: data)

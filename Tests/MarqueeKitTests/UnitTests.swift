@@ -108,6 +108,33 @@ struct MarkupTests {
         #expect(blocks[2].plainText == "b\nc")
     }
 
+    /// The layout reads Markdown's text from cmark's tree instead of parsing the HTML again;
+    /// both ways must find the same blocks, runs and styles.
+    @Test(arguments: [
+        "Plain *emphasis*, **strong**, `code  with  spaces` and a [link](https://example.org \"t\").",
+        "# Heading\n\nA paragraph\nwith a soft break and a hard one  \nhere.\n\n---\n\n> Quoted\n> > twice",
+        "- tight\n- list\n  - nested\n  - items\n- back",
+        "1. loose\n\n2. list\n\n   with two paragraphs\n\n3. end",
+        "- item\n  ```\n  code in a tight item\n  ```\n  after the code",
+        "```swift\nlet a  =  1\r\n\r\nlet b = 2\r```\n\n    indented\n    code\n",
+        "Raw <span>inline</span> and\n\n<div>\nblock html\n</div>\n\nafter",
+        "![alt text](https://example.org/a.png) beside [![inner](x.png)](https://example.org) and [bad](javascript:alert(1))",
+        "\"Smart\" quotes -- and --- dashes... &amp; &copy; entities &#x1F3BB; \u{0} nul",
+        "* * *\n+ a\n\n  b\n+ c\n\n1) x\n2) y",
+        "Trailing spaces   \n\n\n   \t  \n",
+    ])
+    func markdownTextFromTheTreeMatchesTheHTML(_ markdown: String) {
+        let rendered = MarkdownRenderer.render(markdown, withText: true) { url, role in URLPolicy.resolveWeb(url, role: role, base: nil) }
+        #expect(rendered.textBlocks == TextBlocks.blocks(fromHTML: rendered.html))
+        #expect(rendered.textBlocks?.isEmpty == false)
+    }
+
+    @Test func deepMarkdownFallsBackToTheHTML() {
+        let rendered = MarkdownRenderer.render(String(repeating: "> ", count: 150) + "deep", withText: true) { url, _ in url }
+        #expect(rendered.textBlocks == nil)
+        #expect(TextBlocks.plainText(fromHTML: rendered.html) == "deep")
+    }
+
     @Test func strictJSONReportsLineAndColumn() throws {
         #expect { try JSONParser.parse(Data("{\n  \"a\": [1, 2,]\n}".utf8)) } throws: { error in
             let error = error as! JSONSyntaxError

@@ -33,11 +33,14 @@ public struct LayoutPlugin: Plugin {
                known.title.count == engine.metrics.breakpoints.count {
                 return engine.plan(known, hasImage: hasImage)
             }
-            let counts = engine.lineCounts(title: item.titleLine, description: TextBlocks.blocks(fromHTML: item.bodyHTML), hasImage: hasImage)
+            let counts = engine.lineCounts(title: item.titleLine, description: item.bodyTextBlocks, hasImage: hasImage)
             context.memo.store(counts.memoText, for: key.value)
             return engine.plan(counts, hasImage: hasImage)
         }
-        for index in items.indices { items[index].cell = plans[index] }
+        for index in items.indices {
+            items[index].cell = plans[index]
+            items[index].bodyText = nil  // measured; no later stage needs it
+        }
     }
 }
 

@@ -43,14 +43,15 @@ public struct MovieListSource: Plugin {
         guard case .array(let movies) = list else {
             throw BuildError(file: display, place: .path("movies"), "expected an array of movies, found \(list.kindName).")
         }
+        let folder = file.deletingLastPathComponent()
         var items: [Item] = []
         for (index, movie) in movies.prefix(limit ?? Int.max).enumerated() {
-            items.append(try item(from: movie, at: "movies[\(index)]", display: display, context: context))
+            items.append(try item(from: movie, at: "movies[\(index)]", folder: folder, display: display, context: context))
         }
         return items
     }
 
-    private func item(from movie: JSONValue, at path: String, display: String, context: BuildContext) throws(BuildError) -> Item {
+    private func item(from movie: JSONValue, at path: String, folder: URL, display: String, context: BuildContext) throws(BuildError) -> Item {
         guard case .object = movie else {
             throw BuildError(file: display, place: .path(path), "expected a movie object with Title and Description, found \(movie.kindName).")
         }
@@ -72,17 +73,25 @@ public struct MovieListSource: Plugin {
         }
         let intro = try string("Intro", required: false) ?? ""
         var images: [ImageCandidate] = []
-        if let photo = try string("Photo", required: false)?.trimmingCharacters(in: .whitespaces), !photo.isEmpty {
-            images.append(try image(photo, at: "\(path).Photo", display: display, context: context))
+        if let photo = try string("Photo", required: false).map(Self.trimmed), !photo.isEmpty {
+            images.append(try image(photo, at: "\(path).Photo", folder: folder, display: display, context: context))
         }
         return Item(
             id: "movie-" + StableHash.hex(name, title, description, images.first?.url ?? ""),
             source: name, title: title, intro: intro,
-            body: .markdown(description, base: file.deletingLastPathComponent()),
+            body: .markdown(description, base: folder),
             images: images)
     }
 
-    private func image(_ photo: String, at path: String, display: String, context: BuildContext) throws(BuildError) -> ImageCandidate {
+    /// `text` without surrounding spaces and tabs; Foundation's trimming is only asked when
+    /// there is something to trim, as it is slow for the common case.
+    private static func trimmed(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
+              CharacterSet.whitespaces.contains(first) || CharacterSet.whitespaces.contains(last) else { return text }
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+
+    private func image(_ photo: String, at path: String, folder: URL, display: String, context: BuildContext) throws(BuildError) -> ImageCandidate {
         if let scheme = URLPolicy.scheme(of: photo) {
             guard URLPolicy.imageSchemes.contains(scheme), URL(string: photo) != nil else {
                 throw BuildError(file: display, place: .path(path), "\"\(photo)\" is not an http(s) URL; give a path relative to this file or an http(s) URL.")
@@ -90,7 +99,7 @@ public struct MovieListSource: Plugin {
             return ImageCandidate(url: photo)
         }
         do {
-            return ImageCandidate(url: try context.localAssets.register(photo, relativeTo: file.deletingLastPathComponent()))
+            return ImageCandidate(url: try context.localAssets.register(photo, relativeTo: folder))
         } catch {
             throw BuildError(file: display, place: .path(path), error.message + ".")
         }

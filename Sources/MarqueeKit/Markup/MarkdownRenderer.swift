@@ -7,17 +7,41 @@ public enum MarkdownRenderer {
     /// Renders `markdown`; every link and image URL is passed through `resolve` first (return
     /// nil to drop the URL, leaving the text).
     public static func render(_ markdown: String, smartPunctuation: Bool = true, resolve: (String, URLRole) -> String?) -> String {
+        render(markdown, smartPunctuation: smartPunctuation, withText: false, resolve: resolve).html
+    }
+
+    /// Markdown rendered to HTML, with the text the layout engine measures in it.
+    public struct Rendered: Sendable {
+        /// The safe HTML.
+        public var html: String
+        /// The blocks of text in `html`, read from cmark's tree (equal to
+        /// `TextBlocks.blocks(fromHTML: html)`); nil when the tree nests too deep to read.
+        public var textBlocks: [TextBlock]?
+
+        /// Creates a result; without text blocks the layout stage parses `html`.
+        public init(html: String, textBlocks: [TextBlock]? = nil) {
+            self.html = html
+            self.textBlocks = textBlocks
+        }
+    }
+
+    /// Renders `markdown` as ``render(_:smartPunctuation:resolve:)`` does and, with `withText`,
+    /// reads the blocks of text from the same tree.
+    public static func render(
+        _ markdown: String, smartPunctuation: Bool = true, withText: Bool, resolve: (String, URLRole) -> String?
+    ) -> Rendered {
         let options = CMARK_OPT_VALIDATE_UTF8 | (smartPunctuation ? CMARK_OPT_SMART : 0)
         var markdown = markdown
         let document: OpaquePointer? = markdown.withUTF8 { buffer in
             buffer.withMemoryRebound(to: CChar.self) { cmark_parse_document($0.baseAddress, $0.count, options) }
         }
-        guard let document else { return "" }
+        guard let document else { return Rendered(html: "", textBlocks: []) }
         defer { cmark_node_free(document) }
         rewriteURLs(in: document, resolve: resolve)
-        guard let html = cmark_render_html(document, options) else { return "" }
+        let textBlocks = withText ? MarkdownTree.htmlNodes(of: document).map(TextBlocks.blocks(from:)) : nil
+        guard let html = cmark_render_html(document, options) else { return Rendered(html: "", textBlocks: []) }
         defer { free(html) }
-        return String(cString: html)
+        return Rendered(html: String(cString: html), textBlocks: textBlocks)
     }
 
     /// Resolves every link and image URL. A link whose URL is refused becomes its plain text;

@@ -49,16 +49,25 @@ public enum TextBlocks {
 
     /// The blocks of `html`.
     public static func blocks(fromHTML html: String) -> [TextBlock] {
+        blocks(from: HTMLParser.parseFragment(html))
+    }
+
+    /// The blocks of a parsed HTML fragment.
+    public static func blocks(from nodes: [HTMLNode]) -> [TextBlock] {
         var builder = Builder()
-        builder.walk(HTMLParser.parseFragment(html), bold: false, listLevel: 0, preformatted: false)
+        builder.walk(nodes, bold: false, listLevel: 0, preformatted: false)
         builder.finishBlock()
         return builder.blocks
     }
 
     /// The plain text of `html`, blocks separated by a space, whitespace collapsed.
     public static func plainText(fromHTML html: String) -> String {
-        blocks(fromHTML: html).map { $0.plainText.replacingOccurrences(of: "\n", with: " ") }
-            .filter { !$0.isEmpty }.joined(separator: " ")
+        plainText(of: blocks(fromHTML: html))
+    }
+
+    /// The plain text of `blocks`, separated by a space.
+    public static func plainText(of blocks: [TextBlock]) -> String {
+        blocks.map { $0.plainText.replacingOccurrences(of: "\n", with: " ") }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     private struct Builder {

@@ -44,10 +44,18 @@ struct BuildState: Equatable {
         return text
     }
 
-    /// A hash of what every page depends on besides its own values: Marquee's version, the
+    /// The running program's size and modification time: a rebuilt or upgraded Marquee may make
+    /// pages differently from the same values, so nothing of an earlier program's output is reused.
+    static let executableStamp: String = {
+        var info = stat()
+        guard stat("/proc/self/exe", &info) == 0 else { return "" }
+        return "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+    }()
+
+    /// A hash of what every page depends on besides its own values: Marquee's version and binary, the
     /// configuration, the plugins, the output folder and the theme.
     static func environment(of site: Site) -> String {
-        var parts = [version, "\(site.config)", site.plugins.map(\.name).joined(separator: ","), site.output.path]
+        var parts = [version, executableStamp, "\(site.config)", site.plugins.map(\.name).joined(separator: ","), site.output.path]
         let assets = site.theme.assets
         parts.append(assets.files.keys.sorted().joined(separator: ","))
         parts.append([assets.stylesheet, assets.script, assets.filterScript].joined(separator: ","))

@@ -95,9 +95,10 @@ public final class OutputSet: Sendable {
     /// A relative path of plain segments: no empty, `.` or `..` segment, no backslash and no
     /// control character (NUL, newline…).
     static func isSafe(_ path: String) -> Bool {
-        guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\"),
-              !path.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return false }
-        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+        guard !path.isEmpty, !path.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") }) else { return false }
+        return path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).allSatisfy { segment in
+            !segment.isEmpty && !segment.elementsEqual(".".utf8) && !segment.elementsEqual("..".utf8)
+        }
     }
 }
 

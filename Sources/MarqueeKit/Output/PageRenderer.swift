@@ -34,21 +34,25 @@ struct PageRenderer {
     }
 
     /// Renders the page at `path` from `template` inside the layout and adds it to `output`, or
-    /// keeps the previous build's copy when every value it is made from is the same.
+    /// keeps the previous build's copy when the page's inputs are the same as then. `inputs` is a
+    /// digest of everything the page shows besides the site's settings (which the build state
+    /// compares on its own): the digests of its items and its place among the pages. `values`
+    /// makes the template's values, only when the page is rendered.
     func writePage(
-        _ template: String, _ bodyValues: [String: Any], path: String, title: String, description: String,
-        image: ImageCandidate? = nil, root explicitRoot: String? = nil, into output: OutputSet
+        _ template: String, path: String, inputs: UInt64, title: String, description: String,
+        image: ImageCandidate? = nil, root explicitRoot: String? = nil, into output: OutputSet,
+        values bodyValues: () -> [String: Any]
     ) throws(BuildError) {
         let root = explicitRoot ?? SiteURL.relativeRoot(fromPage: path)
-        var layout = layoutValues(template, bodyValues, path: path, title: title, description: description, image: image, root: root)
-        var hasher = StableHasher("page")
-        hasher.combine(template)
-        ValueDigest.combine(bodyValues, into: &hasher)
-        ValueDigest.combine(layout, into: &hasher)
+        var hasher = StableHasher("page-2")
+        for text in [template, path, root, title, description, image?.url ?? ""] { hasher.combine(text) }
+        hasher.combine(Int(truncatingIfNeeded: inputs))
         if output.reuse(path, digest: hasher.value) { return }
+        let bodyValues = bodyValues()
         guard let body = theme.templates.render(bodyValues, withTemplate: template) else {
             throw BuildError(file: "Templates/\(template).mustache", "the template is missing.")
         }
+        var layout = layoutValues(template, bodyValues, path: path, title: title, description: description, image: image, root: root)
         layout["content"] = body
         guard let page = theme.templates.render(layout, withTemplate: "layout") else {
             throw BuildError(file: "Templates/layout.mustache", "the template is missing.")

@@ -40,40 +40,74 @@ public struct PageWriter: Plugin {
 
         let config = context.config
         let homes = home
+        let digests = try Self.digests(of: items)
+        // The sources navigation, the same on every listing page but for which one is current.
+        var navigation = StableHasher("sources")
+        for source in sources where !shownSources.isEmpty {
+            navigation.combine(source.key)
+            navigation.combine(shownSources[source.key]!)
+        }
+        let sourcesDigest = navigation.value
         // Pages go to the output as soon as they are rendered, so memory does not grow with the site.
         _ = try listingPages.concurrentMap { page in
             let listing = page.listing
             let path = listing.folder(page: page.number) + "index.html"
             let root = SiteURL.relativeRoot(fromPage: path)
-            var values = renderer.common(root: root)
-            values["heading"] = listing.heading
-            values["isGallery"] = listing.isGallery
-            values["items"] = page.items.map { renderer.cell($0, root: root) }
-            values["count"] = listing.items.count
-            values["expand"] = config.expand.rawValue
-            values["sources"] = shownSources.isEmpty ? [] : sources.map { source -> [String: Any] in
-                ["name": source.key, "url": root + shownSources[source.key]!, "current": listing.folder == shownSources[source.key]!]
-            }
-            values["pagination"] = Self.pagination(listing, current: page.number, total: page.total, root: root)
+            var inputs = StableHasher("listing-page")
+            inputs.combine(listing.heading)
+            for number in [listing.isGallery ? 1 : 0, page.number, page.total, listing.items.count] { inputs.combine(number) }
+            for digest in [sourcesDigest] + page.items.map({ digests[$0.id]! }) { inputs.combine(Int(truncatingIfNeeded: digest)) }
             let title = page.number == 1 ? listing.heading : "\(listing.heading) · page \(page.number)"
             try renderer.writePage(
-                "gallery", values, path: path,
+                "gallery", path: path, inputs: inputs.value,
                 title: listing.isGallery && page.number == 1 ? title : "\(title) · \(config.title)",
-                description: config.description, into: output)
+                description: config.description, into: output
+            ) {
+                var values = renderer.common(root: root)
+                values["heading"] = listing.heading
+                values["isGallery"] = listing.isGallery
+                values["items"] = page.items.map { renderer.cell($0, root: root) }
+                values["count"] = listing.items.count
+                values["expand"] = config.expand.rawValue
+                values["sources"] = shownSources.isEmpty ? [] : sources.map { source -> [String: Any] in
+                    ["name": source.key, "url": root + shownSources[source.key]!, "current": listing.folder == shownSources[source.key]!]
+                }
+                values["pagination"] = Self.pagination(listing, current: page.number, total: page.total, root: root)
+                return values
+            }
         }
         _ = try items.concurrentMap { item in
             let path = "items/\(item.slug)/index.html"
             let root = SiteURL.relativeRoot(fromPage: path)
-            var values = renderer.common(root: root)
-            var detail = renderer.detail(item, root: root)
-            detail["back"] = root + (homes[item.id] ?? "") + "#cell-\(item.slug)"
-            if let author = item.author, let folder = authorLinks[author] { detail["authorURL"] = root + folder }
-            if let folder = shownSources[item.source] { detail["sourceURL"] = root + folder }
-            values["item"] = detail
+            let home = homes[item.id] ?? ""
+            let authorFolder = item.author.flatMap { authorLinks[$0] }
+            let sourceFolder = shownSources[item.source]
+            var inputs = StableHasher("item-page")
+            inputs.combine(Int(truncatingIfNeeded: digests[item.id]!))
+            for text in [home, authorFolder ?? "\u{0}", sourceFolder ?? "\u{0}"] { inputs.combine(text) }
             try renderer.writePage(
-                "item", values, path: path, title: "\(item.title) · \(config.title)", description: item.intro,
-                image: ImageChoice.largest(item.images), into: output)
+                "item", path: path, inputs: inputs.value, title: "\(item.title) · \(config.title)", description: item.intro,
+                image: ImageChoice.largest(item.images), into: output
+            ) {
+                var values = renderer.common(root: root)
+                var detail = renderer.detail(item, root: root)
+                detail["back"] = root + home + "#cell-\(item.slug)"
+                if let authorFolder { detail["authorURL"] = root + authorFolder }
+                if let sourceFolder { detail["sourceURL"] = root + sourceFolder }
+                values["item"] = detail
+                return values
+            }
         }
+    }
+
+    /// Each item's ``Item/combine(into:)`` digest, by id.
+    static func digests(of items: [Item]) throws -> [String: UInt64] {
+        let values = try items.concurrentMap { item in
+            var hasher = StableHasher("item")
+            item.combine(into: &hasher)
+            return hasher.value
+        }
+        return Dictionary(zip(items.map(\.id), values), uniquingKeysWith: { first, _ in first })
     }
 
     struct ListingPage: Sendable {

@@ -17,10 +17,14 @@ public struct SiteFilesWriter: Plugin {
         // 404.html is served at any depth, so its links start from the site's absolute path.
         let basePath = context.config.baseURL?.path ?? "/"
         let root = basePath.hasSuffix("/") ? basePath : basePath + "/"
-        var values = renderer.common(root: root)
-        values["heading"] = "Page not found"
+        // Made from the site's settings alone: no inputs of its own.
         try renderer.writePage(
-            "404", values, path: "404.html", title: "Page not found · \(context.config.title)", description: "", root: root, into: output)
+            "404", path: "404.html", inputs: 0, title: "Page not found · \(context.config.title)", description: "", root: root, into: output
+        ) {
+            var values = renderer.common(root: root)
+            values["heading"] = "Page not found"
+            return values
+        }
 
         var robots = "User-agent: *\nAllow: /\n"
         if let base = context.config.baseURL {

@@ -26,6 +26,8 @@ final class StagedOutput: Sendable {
     let output: URL
     /// Where new files are written until the commit.
     let staging: URL
+    /// The two folders' paths with a trailing slash (read once: `URL.path` is not free).
+    private let outputPrefix: String, stagingPrefix: String
     private let token: String
     /// What is known of each file added: written to the staging folder or kept from the output,
     /// its stamp when known, and the digest its maker gave.
@@ -44,6 +46,8 @@ final class StagedOutput: Sendable {
         self.output = output.standardizedFileURL
         token = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         staging = self.output.deletingLastPathComponent().appending(path: ".\(self.output.lastPathComponent).staging-\(token)")
+        outputPrefix = self.output.path + "/"
+        stagingPrefix = staging.path + "/"
         try FileIO.makeFolders(staging.path)
     }
 
@@ -53,11 +57,11 @@ final class StagedOutput: Sendable {
     /// Adds a file; safe to call from several threads. A later file with the same path replaces
     /// an earlier one. `digest` is what ``BuildState`` records for ``OutputSet/reuse(_:digest:)``.
     func put(_ path: String, _ contents: Data, digest: UInt64? = nil) throws(BuildError) {
-        if let info = FileIO.matching(output.path + "/" + path, contents) {
+        if let info = FileIO.matching(outputPrefix + path, contents) {
             keep(path, stamp: BuildState.stamp(info), digest: digest)
             return
         }
-        let target = staging.path + "/" + path
+        let target = stagingPrefix + path
         let folder = String(target[..<target.lastIndex(of: "/")!])
         if folders.withLock({ !$0.contains(folder) }) {
             try FileIO.makeFolders(folder)
@@ -71,7 +75,7 @@ final class StagedOutput: Sendable {
     /// `stamp` is the file's ``BuildState/stamp(_:)`` when the caller has just read it.
     func keep(_ path: String, stamp: [Int64]?, digest: UInt64?) {
         let earlier = entries.withLock { $0.updateValue(Entry(written: false, stamp: stamp, digest: digest), forKey: path) }
-        if earlier?.written == true { unlink(staging.path + "/" + path) }
+        if earlier?.written == true { unlink(stagingPrefix + path) }
     }
 
     /// After ``commit()``: every file's size and modification time (known ones from when they
@@ -80,7 +84,7 @@ final class StagedOutput: Sendable {
         let entries = entries.withLock { $0 }
         var stamps: [String: [Int64]] = [:]
         var digests: [String: UInt64] = [:]
-        let base = output.path + "/"
+        let base = outputPrefix
         for (path, entry) in entries {
             digests[path] = entry.digest
             if let stamp = entry.stamp {
@@ -115,9 +119,9 @@ final class StagedOutput: Sendable {
         }
         do throws(BuildError) {
             for (path, written) in files where !written {
-                let target = staging.path + "/" + path
+                let target = stagingPrefix + path
                 try FileIO.makeFolders(String(target[..<target.lastIndex(of: "/")!]))
-                guard link(output.path + "/" + path, target) == 0 else { throw FileIO.failure(target) }
+                guard link(outputPrefix + path, target) == 0 else { throw FileIO.failure(target) }
             }
             try swap()
         } catch {

@@ -34,6 +34,9 @@ public struct Item: Sendable {
     public var badges: [String]
     /// Typed values that plugins attach to an item.
     public var metadata: ItemMetadata
+    /// The text of `bodyHTML` as the layout engine measures it, when the markup stage read it
+    /// from its own tree; valid only while `bodyHTML` is still the HTML it was read from.
+    var bodyText: (html: String, blocks: [TextBlock])?
 
     /// Creates an item; the later stages fill in `bodyHTML`, `slug` and `cell`.
     public init(
@@ -56,6 +59,7 @@ public struct Item: Sendable {
         self.cell = nil
         self.badges = []
         self.metadata = ItemMetadata()
+        self.bodyText = nil
     }
 }
 
@@ -63,6 +67,45 @@ extension Item {
     /// The title as one line of text with its badges, as the cell shows it.
     public var titleLine: String {
         ([title] + badges).joined(separator: " ")
+    }
+
+    /// Adds everything a page can show of the item to `hasher`: every field as the pipeline left
+    /// it, except `body` (pages show `bodyHTML`). Pages made from items and the site's settings
+    /// are the same when their items' digests are. A new field must be added here.
+    public func combine(into hasher: inout StableHasher) {
+        for text in [id, source, title, link ?? "\u{0}", intro, bodyHTML, author ?? "\u{0}", slug] { hasher.combine(text) }
+        hasher.combine(images.count)
+        for image in images {
+            hasher.combine(image.url)
+            for number in [image.width ?? -1, image.height ?? -1, image.isThumbnail ? 1 : 0] { hasher.combine(number) }
+        }
+        hasher.combine(date.map { Int(truncatingIfNeeded: $0.timeIntervalSince1970.bitPattern) } ?? -1)
+        for list in [tags, badges] {
+            hasher.combine(list.count)
+            for text in list { hasher.combine(text) }
+        }
+        if let cell {
+            hasher.combine(cell.template.rawValue)
+            hasher.combine(cell.isEstimated ? 1 : 0)
+            for plan in cell.breakpoints {
+                hasher.combine(plan.breakpoint)
+                for number in [plan.titleLines, plan.descriptionLines, plan.collapsedLines] { hasher.combine(number) }
+                for number in [plan.collapsedHeight, plan.expandedHeight] { hasher.combine(Int(truncatingIfNeeded: number.bitPattern)) }
+            }
+        } else {
+            hasher.combine("no cell")
+        }
+        for (name, value) in metadata.templateValues.sorted(by: { $0.key < $1.key }) {
+            hasher.combine(name)
+            hasher.combine(value)
+        }
+    }
+
+    /// The blocks of text in `bodyHTML`: known from the markup stage unless a plugin has changed
+    /// the HTML since, parsed otherwise.
+    var bodyTextBlocks: [TextBlock] {
+        if let bodyText, bodyText.html == bodyHTML { return bodyText.blocks }
+        return TextBlocks.blocks(fromHTML: bodyHTML)
     }
 }
 

@@ -15,20 +15,22 @@ public struct NormalizePlugin: Plugin {
         var seen: Set<String> = []
         items = items.filter { seen.insert($0.id).inserted }
         let config = context.config
-        for index in items.indices {
-            let title = items[index].title.trimmingCharacters(in: .whitespacesAndNewlines)
-            items[index].title = title.isEmpty ? config.titleFallback : title
-            if items[index].intro.isEmpty { items[index].intro = Self.plainText(of: items[index].bodyHTML, memo: context.memo) }
-            items[index].intro = TextTruncation.truncate(items[index].intro, to: config.introLength)
-            if items[index].images.count > Self.maximumImages { items[index].images.removeLast(items[index].images.count - Self.maximumImages) }
+        items = try items.concurrentMap { item in
+            var item = item
+            let title = item.title.trimmingCharacters(in: .whitespacesAndNewlines)
+            item.title = title.isEmpty ? config.titleFallback : title
+            if item.intro.isEmpty { item.intro = Self.plainText(of: item, memo: context.memo) }
+            item.intro = TextTruncation.truncate(item.intro, to: config.introLength)
+            if item.images.count > Self.maximumImages { item.images.removeLast(item.images.count - Self.maximumImages) }
+            return item
         }
         Slug.assign(to: &items)
     }
 
     /// The description as plain text (for the intro), remembered between builds.
-    static func plainText(of html: String, memo: BuildMemo) -> String {
+    static func plainText(of item: Item, memo: BuildMemo) -> String {
         var key = StableHasher("plain-text-1")
-        key.combine(html)
-        return memo.value(for: key.value) { TextBlocks.plainText(fromHTML: html) }
+        key.combine(item.bodyHTML)
+        return memo.value(for: key.value) { TextBlocks.plainText(of: item.bodyTextBlocks) }
     }
 }
