@@ -14,13 +14,12 @@ enum FuzzTarget: String, CaseIterable {
         case .movies:
             MovieFuzzing.shared.run(data)
         case .markdown:
-            let rendered = MarkdownRenderer.render(String(decoding: data, as: UTF8.self), withText: true) { url, role in
-                URLPolicy.resolveWeb(url, role: role, base: nil)
-            }
-            ScriptFreeCheck.assertSafe(rendered.html, input: data)
-            // The layout measures the text read from cmark's tree: it must be the text of the HTML.
-            if let blocks = rendered.textBlocks, blocks != TextBlocks.blocks(fromHTML: rendered.html) {
-                FileHandle.standardError.write(Data("text from the tree differs from the HTML's:\n\(rendered.html)\n\(blocks)\n".utf8))
+            let markdown = String(decoding: data, as: UTF8.self)
+            let html = MarkdownRenderer.render(markdown) { url, role in URLPolicy.resolveWeb(url, role: role, base: nil) }
+            ScriptFreeCheck.assertSafe(html, input: data)
+            // The layout reads the text from the Markdown's tree: it must be the text of the HTML.
+            if let blocks = MarkdownRenderer.textBlocks(of: markdown), blocks != TextBlocks.blocks(fromHTML: html) {
+                FileHandle.standardError.write(Data("text from the tree differs from the HTML's:\n\(html)\n\(blocks)\n".utf8))
                 abort()
             }
         case .sanitizer:

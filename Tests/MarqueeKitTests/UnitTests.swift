@@ -122,17 +122,19 @@ struct MarkupTests {
         "\"Smart\" quotes -- and --- dashes... &amp; &copy; entities &#x1F3BB; \u{0} nul",
         "* * *\n+ a\n\n  b\n+ c\n\n1) x\n2) y",
         "Trailing spaces   \n\n\n   \t  \n",
+        "Controls \u{12}a[b](jc)> \u{7F}\u{85}\(Character(Unicode.Scalar(0xFDD0)!))\(Character(Unicode.Scalar(0xFFFE)!))\(Character(Unicode.Scalar(0x1FFFF)!)) \u{C}form feed\r\ncarriage\rreturns",
     ])
     func markdownTextFromTheTreeMatchesTheHTML(_ markdown: String) {
-        let rendered = MarkdownRenderer.render(markdown, withText: true) { url, role in URLPolicy.resolveWeb(url, role: role, base: nil) }
-        #expect(rendered.textBlocks == TextBlocks.blocks(fromHTML: rendered.html))
-        #expect(rendered.textBlocks?.isEmpty == false)
+        let html = MarkdownRenderer.render(markdown) { url, role in URLPolicy.resolveWeb(url, role: role, base: nil) }
+        let blocks = MarkdownRenderer.textBlocks(of: markdown)
+        #expect(blocks == TextBlocks.blocks(fromHTML: html))
+        #expect(blocks?.isEmpty == false)
     }
 
     @Test func deepMarkdownFallsBackToTheHTML() {
-        let rendered = MarkdownRenderer.render(String(repeating: "> ", count: 150) + "deep", withText: true) { url, _ in url }
-        #expect(rendered.textBlocks == nil)
-        #expect(TextBlocks.plainText(fromHTML: rendered.html) == "deep")
+        let markdown = String(repeating: "> ", count: 150) + "deep"
+        #expect(MarkdownRenderer.textBlocks(of: markdown) == nil)
+        #expect(TextBlocks.plainText(fromHTML: MarkdownRenderer.render(markdown) { url, _ in url }) == "deep")
     }
 
     @Test func strictJSONReportsLineAndColumn() throws {

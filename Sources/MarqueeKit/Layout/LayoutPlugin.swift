@@ -23,7 +23,7 @@ public struct LayoutPlugin: Plugin {
         settings.combine("\(metrics)|\(imageLines ?? -1)")
         settings.combine(context.theme.assets.regularFont + context.theme.assets.boldFont)
         let base = settings
-        let plans = try items.concurrentMap { item -> CellPlan in
+        let plans = items.concurrentMap { item -> CellPlan in
             let hasImage = !item.images.isEmpty
             var key = base
             key.combine(item.titleLine)
@@ -37,10 +37,7 @@ public struct LayoutPlugin: Plugin {
             context.memo.store(counts.memoText, for: key.value)
             return engine.plan(counts, hasImage: hasImage)
         }
-        for index in items.indices {
-            items[index].cell = plans[index]
-            items[index].bodyText = nil  // measured; no later stage needs it
-        }
+        for index in items.indices { items[index].cell = plans[index] }
     }
 }
 

@@ -7,41 +7,34 @@ public enum MarkdownRenderer {
     /// Renders `markdown`; every link and image URL is passed through `resolve` first (return
     /// nil to drop the URL, leaving the text).
     public static func render(_ markdown: String, smartPunctuation: Bool = true, resolve: (String, URLRole) -> String?) -> String {
-        render(markdown, smartPunctuation: smartPunctuation, withText: false, resolve: resolve).html
-    }
-
-    /// Markdown rendered to HTML, with the text the layout engine measures in it.
-    public struct Rendered: Sendable {
-        /// The safe HTML.
-        public var html: String
-        /// The blocks of text in `html`, read from cmark's tree (equal to
-        /// `TextBlocks.blocks(fromHTML: html)`); nil when the tree nests too deep to read.
-        public var textBlocks: [TextBlock]?
-
-        /// Creates a result; without text blocks the layout stage parses `html`.
-        public init(html: String, textBlocks: [TextBlock]? = nil) {
-            self.html = html
-            self.textBlocks = textBlocks
-        }
-    }
-
-    /// Renders `markdown` as ``render(_:smartPunctuation:resolve:)`` does and, with `withText`,
-    /// reads the blocks of text from the same tree.
-    public static func render(
-        _ markdown: String, smartPunctuation: Bool = true, withText: Bool, resolve: (String, URLRole) -> String?
-    ) -> Rendered {
-        let options = CMARK_OPT_VALIDATE_UTF8 | (smartPunctuation ? CMARK_OPT_SMART : 0)
-        var markdown = markdown
-        let document: OpaquePointer? = markdown.withUTF8 { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { cmark_parse_document($0.baseAddress, $0.count, options) }
-        }
-        guard let document else { return Rendered(html: "", textBlocks: []) }
+        guard let document = parse(markdown, options: options(smartPunctuation)) else { return "" }
         defer { cmark_node_free(document) }
         rewriteURLs(in: document, resolve: resolve)
-        let textBlocks = withText ? MarkdownTree.htmlNodes(of: document).map(TextBlocks.blocks(from:)) : nil
-        guard let html = cmark_render_html(document, options) else { return Rendered(html: "", textBlocks: []) }
+        guard let html = cmark_render_html(document, options(smartPunctuation)) else { return "" }
         defer { free(html) }
-        return Rendered(html: String(cString: html), textBlocks: textBlocks)
+        return String(cString: html)
+    }
+
+    /// The blocks of text in the HTML that ``render(_:smartPunctuation:resolve:)`` makes of
+    /// `markdown`, whatever its URLs resolve to: read from cmark's tree, much faster than parsing
+    /// the HTML. Nil when the tree nests too deep to read (parse the HTML instead).
+    ///
+    /// URLs do not matter: a refused link keeps its text, and images have no text.
+    public static func textBlocks(of markdown: String, smartPunctuation: Bool = true) -> [TextBlock]? {
+        guard let document = parse(markdown, options: options(smartPunctuation)) else { return [] }
+        defer { cmark_node_free(document) }
+        return MarkdownTree.htmlNodes(of: document).map(TextBlocks.blocks(from:))
+    }
+
+    private static func options(_ smartPunctuation: Bool) -> Int32 {
+        CMARK_OPT_VALIDATE_UTF8 | (smartPunctuation ? CMARK_OPT_SMART : 0)
+    }
+
+    private static func parse(_ markdown: String, options: Int32) -> OpaquePointer? {
+        var markdown = markdown
+        return markdown.withUTF8 { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { cmark_parse_document($0.baseAddress, $0.count, options) }
+        }
     }
 
     /// Resolves every link and image URL. A link whose URL is refused becomes its plain text;

@@ -15,34 +15,31 @@ public struct MarkupPlugin: Plugin {
     /// Sets every item's `bodyHTML`; results for unchanged descriptions come from the memo of
     /// the last build (except Markdown that copies local images).
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
-        let rendered = try items.concurrentMap { render($0.body, context: context) }
+        let html = items.concurrentMap { render($0.body, context: context) }
         for index in items.indices {
-            items[index].bodyHTML = rendered[index].html
-            items[index].bodyText = rendered[index].textBlocks.map { (rendered[index].html, $0) }
+            items[index].bodyHTML = html[index]
+            if case .markdown = items[index].body { items[index].markdownRendering = (html[index], smartPunctuation) }
         }
     }
 
-    /// The item's safe HTML and, when Markdown was rendered now, the text in it (which the layout
-    /// stage would otherwise parse the HTML for).
-    func render(_ markup: Markup, context: BuildContext) -> MarkdownRenderer.Rendered {
+    func render(_ markup: Markup, context: BuildContext) -> String {
         switch markup {
         case .text(let text):
-            let html = text.isEmpty ? "" : "<p>" + HTMLEscape.text(text).replacingOccurrences(of: "\n", with: "<br>") + "</p>"
-            return MarkdownRenderer.Rendered(html: html)
+            return text.isEmpty ? "" : "<p>" + HTMLEscape.text(text).replacingOccurrences(of: "\n", with: "<br>") + "</p>"
         case .html(let html, let base):
-            return MarkdownRenderer.Rendered(html: context.memo.value(for: memoKey("html", html, base?.absoluteString)) {
+            return context.memo.value(for: memoKey("html", html, base?.absoluteString)) {
                 HTMLSanitizer(base: base).sanitize(html)
-            })
+            }
         case .markdown(let markdown, let base):
             let key = memoKey("markdown", markdown, base?.path)
-            if let known = context.memo.value(for: key) { return MarkdownRenderer.Rendered(html: known) }
+            if let known = context.memo.value(for: key) { return known }
             // Local images are copied into the site as a side effect: such results are not reused.
             var touchedLocalFiles = false
-            let rendered = MarkdownRenderer.render(markdown, smartPunctuation: smartPunctuation, withText: true) { url, role in
+            let html = MarkdownRenderer.render(markdown, smartPunctuation: smartPunctuation) { url, role in
                 resolveLocal(url, role: role, base: base, context: context, touchedLocalFiles: &touchedLocalFiles)
             }
-            if !touchedLocalFiles { context.memo.store(rendered.html, for: key) }
-            return rendered
+            if !touchedLocalFiles { context.memo.store(html, for: key) }
+            return html
         }
     }
 

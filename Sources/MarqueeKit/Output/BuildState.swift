@@ -112,11 +112,11 @@ struct BuildState: Equatable {
     func matches(_ output: URL) -> Bool {
         let base = output.path + "/"
         let recorded = Array(files)
-        let unchanged = (try? recorded.concurrentMap { entry -> Bool in
+        let unchanged = recorded.concurrentMap { entry -> Bool in
             var info = stat()
             return stat(base + entry.key, &info) == 0 && Self.stamp(info) == entry.value
-        }) ?? []
-        guard unchanged.count == recorded.count, !unchanged.contains(false) else { return false }
+        }
+        guard !unchanged.contains(false) else { return false }
         return FileIO.regularFiles(under: output.path).count == files.count
     }
 }

@@ -40,7 +40,7 @@ public struct PageWriter: Plugin {
 
         let config = context.config
         let homes = home
-        let digests = try Self.digests(of: items)
+        let digests = Self.digests(of: items)
         // The sources navigation, the same on every listing page but for which one is current.
         var navigation = StableHasher("sources")
         for source in sources where !shownSources.isEmpty {
@@ -101,8 +101,8 @@ public struct PageWriter: Plugin {
     }
 
     /// Each item's ``Item/combine(into:)`` digest, by id.
-    static func digests(of items: [Item]) throws -> [String: UInt64] {
-        let values = try items.concurrentMap { item in
+    static func digests(of items: [Item]) -> [String: UInt64] {
+        let values = items.concurrentMap { item in
             var hasher = StableHasher("item")
             item.combine(into: &hasher)
             return hasher.value

@@ -34,9 +34,10 @@ public struct Item: Sendable {
     public var badges: [String]
     /// Typed values that plugins attach to an item.
     public var metadata: ItemMetadata
-    /// The text of `bodyHTML` as the layout engine measures it, when the markup stage read it
-    /// from its own tree; valid only while `bodyHTML` is still the HTML it was read from.
-    var bodyText: (html: String, blocks: [TextBlock])?
+    /// The HTML the markup stage made of a Markdown `body`, with its setting: while `bodyHTML`
+    /// is still this HTML, its text can be read from the Markdown (faster than parsing the HTML).
+    /// Holds no copy: it shares the string's storage with `bodyHTML`.
+    var markdownRendering: (html: String, smartPunctuation: Bool)?
 
     /// Creates an item; the later stages fill in `bodyHTML`, `slug` and `cell`.
     public init(
@@ -59,7 +60,7 @@ public struct Item: Sendable {
         self.cell = nil
         self.badges = []
         self.metadata = ItemMetadata()
-        self.bodyText = nil
+        self.markdownRendering = nil
     }
 }
 
@@ -101,10 +102,13 @@ extension Item {
         }
     }
 
-    /// The blocks of text in `bodyHTML`: known from the markup stage unless a plugin has changed
-    /// the HTML since, parsed otherwise.
+    /// The blocks of text in `bodyHTML`: read from the Markdown it was made from unless a plugin
+    /// has changed the HTML since, parsed from the HTML otherwise.
     var bodyTextBlocks: [TextBlock] {
-        if let bodyText, bodyText.html == bodyHTML { return bodyText.blocks }
+        if let rendering = markdownRendering, rendering.html == bodyHTML, case .markdown(let markdown, _) = body,
+           let blocks = MarkdownRenderer.textBlocks(of: markdown, smartPunctuation: rendering.smartPunctuation) {
+            return blocks
+        }
         return TextBlocks.blocks(fromHTML: bodyHTML)
     }
 }

@@ -15,7 +15,7 @@ public struct NormalizePlugin: Plugin {
         var seen: Set<String> = []
         items = items.filter { seen.insert($0.id).inserted }
         let config = context.config
-        items = try items.concurrentMap { item in
+        items = items.concurrentMap { item in
             var item = item
             let title = item.title.trimmingCharacters(in: .whitespacesAndNewlines)
             item.title = title.isEmpty ? config.titleFallback : title
