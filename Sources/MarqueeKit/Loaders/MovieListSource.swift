@@ -73,7 +73,7 @@ public struct MovieListSource: Plugin {
         }
         let intro = try string("Intro", required: false) ?? ""
         var images: [ImageCandidate] = []
-        if let photo = try string("Photo", required: false).map(Self.trimmed), !photo.isEmpty {
+        if let photo = try string("Photo", required: false)?.trimmed(.whitespaces), !photo.isEmpty {
             images.append(try image(photo, at: "\(path).Photo", folder: folder, display: display, context: context))
         }
         return Item(
@@ -81,14 +81,6 @@ public struct MovieListSource: Plugin {
             source: name, title: title, intro: intro,
             body: .markdown(description, base: folder),
             images: images)
-    }
-
-    /// `text` without surrounding spaces and tabs; Foundation's trimming is only asked when
-    /// there is something to trim, as it is slow for the common case.
-    private static func trimmed(_ text: String) -> String {
-        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
-              CharacterSet.whitespaces.contains(first) || CharacterSet.whitespaces.contains(last) else { return text }
-        return text.trimmingCharacters(in: .whitespaces)
     }
 
     private func image(_ photo: String, at path: String, folder: URL, display: String, context: BuildContext) throws(BuildError) -> ImageCandidate {

@@ -52,7 +52,7 @@ public final class XMLTreeElement: @unchecked Sendable {
     }
 
     /// The text, trimmed of surrounding whitespace.
-    public var trimmedText: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
+    public var trimmedText: String { text.trimmed() }
 }
 
 /// A part of an element's content.

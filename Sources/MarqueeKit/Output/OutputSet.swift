@@ -111,7 +111,7 @@ public enum SiteURL {
     /// The relative path from a page to the site root: `""` for `index.html`, `"../../"` for
     /// `items/x/index.html`.
     public static func relativeRoot(fromPage path: String) -> String {
-        String(repeating: "../", count: path.split(separator: "/").count - 1)
+        String(repeating: "../", count: path.utf8.split(separator: UInt8(ascii: "/")).count - 1)
     }
 
     /// `html` with every site-root marker replaced by `root`; returns `html` untouched (and

@@ -49,14 +49,16 @@ public final class BuildMemo: Sendable {
     func save() {
         guard let file else { return }
         let entries = current.withLock { $0 }
-        var data = Data()
-        data.reserveCapacity(entries.reduce(16) { $0 + 12 + $1.value.utf8.count })
-        data.append(contentsOf: Array(Self.magic.utf8))
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(entries.reduce(16) { $0 + 12 + $1.value.utf8.count })
+        bytes += Self.magic.utf8
         for (key, value) in entries {
-            withUnsafeBytes(of: key.littleEndian) { data.append(contentsOf: $0) }
-            withUnsafeBytes(of: UInt32(value.utf8.count).littleEndian) { data.append(contentsOf: $0) }
-            data.append(contentsOf: value.utf8)
+            withUnsafeBytes(of: key.littleEndian) { bytes += $0 }
+            withUnsafeBytes(of: UInt32(value.utf8.count).littleEndian) { bytes += $0 }
+            var value = value
+            value.withUTF8 { bytes += $0 }
         }
+        let data = Data(bytes)
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? data.write(to: file, options: .atomic)
     }

@@ -17,7 +17,7 @@ public struct NormalizePlugin: Plugin {
         let config = context.config
         items = items.concurrentMap { item in
             var item = item
-            let title = item.title.trimmingCharacters(in: .whitespacesAndNewlines)
+            let title = item.title.trimmed()
             item.title = title.isEmpty ? config.titleFallback : title
             if item.intro.isEmpty { item.intro = Self.plainText(of: item, memo: context.memo) }
             item.intro = TextTruncation.truncate(item.intro, to: config.introLength)
