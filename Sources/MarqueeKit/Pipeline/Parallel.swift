@@ -17,7 +17,9 @@ extension Array where Element: Sendable {
             results.deallocate()
         }
         let failure = Locked<Failure?>(nil)
-        let chunks = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 4)
+        // Many small chunks, taken by whichever core is free: no core idles while another finishes
+        // a long last chunk.
+        let chunks = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 32)
         nonisolated(unsafe) let output = results
         self.withUnsafeBufferPointer { input in
             nonisolated(unsafe) let input = input
