@@ -45,22 +45,40 @@ public final class BuildMemo: Sendable {
         return value
     }
 
-    /// Writes the entries of this build (after a successful build).
+    /// Writes the entries of this build (after a successful build), a megabyte at a time so
+    /// that a large site's memo is never held twice in memory, to a temporary file renamed over
+    /// the old one.
     func save() {
         guard let file else { return }
         let entries = current.withLock { $0 }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(entries.reduce(16) { $0 + 12 + $1.value.utf8.count })
-        bytes += Self.magic.utf8
-        for (key, value) in entries {
-            withUnsafeBytes(of: key.littleEndian) { bytes += $0 }
-            withUnsafeBytes(of: UInt32(value.utf8.count).littleEndian) { bytes += $0 }
-            var value = value
-            value.withUTF8 { bytes += $0 }
-        }
-        let data = Data(bytes)
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try? data.write(to: file, options: .atomic)
+        let temporary = file.path + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { return }
+        var buffer: [UInt8] = Array(Self.magic.utf8)
+        var complete = true
+        func flush() {
+            complete = complete && buffer.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    if written <= 0 { return false }
+                    offset += written
+                }
+                return true
+            }
+            buffer.removeAll(keepingCapacity: true)
+        }
+        for (key, value) in entries {
+            withUnsafeBytes(of: key.littleEndian) { buffer += $0 }
+            withUnsafeBytes(of: UInt32(value.utf8.count).littleEndian) { buffer += $0 }
+            var value = value
+            value.withUTF8 { buffer += $0 }
+            if buffer.count >= 1 << 20 { flush() }
+        }
+        flush()
+        close(descriptor)
+        if complete { rename(temporary, file.path) } else { unlink(temporary) }
     }
 
     private static let magic = "marquee-memo-1\n"
