@@ -15,8 +15,12 @@ struct BuildState: Equatable {
     var pages: Int
     /// Path → [size, modification time in ms].
     var files: [String: [Int64]]
+    /// Every folder holding those files (`""` is the output folder) → its modification time in
+    /// ns. A folder's time changes whenever an entry is added to it or removed from it, so while
+    /// these are unchanged the output holds exactly the files listed, without reading a folder.
+    var folders: [String: Int64] = [:]
 
-    static let version = "marquee-0.2"
+    static let version = "marquee-0.3"
 
     static func file(for site: Site) -> URL {
         site.root.appending(path: ".marquee-cache/build-\(StableHash.hex(site.output.path).prefix(12)).state")
@@ -33,13 +37,17 @@ struct BuildState: Equatable {
         try? Data(text.utf8).write(to: target, options: .atomic)
     }
 
-    /// `version fingerprint environment items pages`, then `size mtime digest path` per file
+    /// `version fingerprint environment items pages`, then `size mtime digest path` per file and
+    /// `d mtime - path` per folder
     /// (paths never hold control characters, see ``OutputSet/isSafe(_:)``).
     var text: String {
         var text = "\(Self.version) \(fingerprint) \(environment) \(items) \(pages)\n"
         text.reserveCapacity(files.count * 64)
         for (path, stamp) in files {
             text += "\(stamp[0]) \(stamp[1]) \(digests[path].map { String($0, radix: 16) } ?? "-") \(path)\n"
+        }
+        for (path, time) in folders {
+            text += "d \(time) - \(path)\n"
         }
         return text
     }
@@ -105,39 +113,84 @@ struct BuildState: Equatable {
         [Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1000 + Int64(info.st_mtim.tv_nsec) / 1_000_000]
     }
 
-    /// Sizes and modification times of the files now in `output`.
     /// True when the output folder still holds exactly the files this state recorded, untouched
-    /// (same sizes and modification times, nothing added). POSIX `stat` on every core:
+    /// (same sizes and modification times, no folder changed). POSIX `stat` on every core:
     /// Foundation's `attributesOfItem` costs ~100 µs a file here.
     func matches(_ output: URL) -> Bool {
         let base = output.path + "/"
-        let recorded = Array(files)
-        let unchanged = recorded.concurrentMap { entry -> Bool in
+        let unchanged = Array(files).concurrentMap { entry -> Bool in
             var info = stat()
             return stat(base + entry.key, &info) == 0 && Self.stamp(info) == entry.value
         }
-        guard !unchanged.contains(false) else { return false }
-        return FileIO.regularFiles(under: output.path).count == files.count
+        return !unchanged.contains(false) && foldersUnchanged(in: output)
+    }
+
+    /// The paths of the files in `output` when no folder of it changed since this state was
+    /// recorded (so none was added or removed), without reading the folders; nil otherwise.
+    func listing(of output: URL) -> Set<String>? {
+        foldersUnchanged(in: output) ? Set(files.keys) : nil
+    }
+
+    private func foldersUnchanged(in output: URL) -> Bool {
+        guard !folders.isEmpty else { return false }
+        let stamps = Self.folderStamps(Array(folders.keys), in: output)
+        return stamps == folders
+    }
+
+    /// Every folder holding one of `files`, with its ancestors; `""` is the output folder.
+    static func folders(holding files: some Sequence<String>) -> [String] {
+        var folders: Set<String> = [""]
+        for path in files {
+            var folder = path
+            while let slash = folder.lastIndex(of: "/") {
+                folder = String(folder[..<slash])
+                guard folders.insert(folder).inserted else { break }
+            }
+        }
+        return Array(folders)
+    }
+
+    /// The modification times (ns) of `folders` under `output`; a missing folder is left out.
+    static func folderStamps(_ folders: [String], in output: URL) -> [String: Int64] {
+        let base = output.path
+        let times = folders.concurrentMap { folder -> Int64? in
+            var info = stat()
+            guard stat(folder.isEmpty ? base : base + "/" + folder, &info) == 0 else { return nil }
+            return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        }
+        var stamps: [String: Int64] = [:]
+        for (folder, time) in zip(folders, times) { stamps[folder] = time }
+        return stamps
     }
 }
 
 extension BuildState {
     /// Reads ``text``; nil when it is of another version or damaged.
     init?(text: String) {
-        var lines = text.split(separator: "\n")
+        // Split as bytes: splitting a String by Characters cost more than the rest of loading it.
+        var lines = text.utf8.split(separator: UInt8(ascii: "\n"))
         guard !lines.isEmpty else { return nil }
-        let header = lines.removeFirst().split(separator: " ")
+        let header = lines.removeFirst().split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
         guard header.count == 5, header[0] == Self.version, let items = Int(header[3]), let pages = Int(header[4]) else { return nil }
+        func number(_ bytes: Substring.UTF8View.SubSequence) -> Int64? { Int64(String(decoding: bytes, as: UTF8.self)) }
         var files: [String: [Int64]] = [:]
+        var folders: [String: Int64] = [:]
         var digests: [String: UInt64] = [:]
         files.reserveCapacity(lines.count)
         for line in lines {
-            let fields = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
-            guard fields.count == 4, let size = Int64(fields[0]), let time = Int64(fields[1]) else { return nil }
-            let path = String(fields[3])
+            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 3, omittingEmptySubsequences: false)
+            guard fields.count == 4, let time = number(fields[1]) else { return nil }
+            let path = String(decoding: fields[3], as: UTF8.self)
+            if fields[0].elementsEqual("d".utf8) {
+                folders[path] = time
+                continue
+            }
+            guard let size = number(fields[0]) else { return nil }
             files[path] = [size, time]
-            if let digest = UInt64(fields[2], radix: 16) { digests[path] = digest }
+            if let digest = UInt64(String(decoding: fields[2], as: UTF8.self), radix: 16) { digests[path] = digest }
         }
-        self.init(fingerprint: String(header[1]), environment: String(header[2]), digests: digests, items: items, pages: pages, files: files)
+        self.init(
+            fingerprint: header[1], environment: header[2], digests: digests, items: items, pages: pages,
+            files: files, folders: folders)
     }
 }

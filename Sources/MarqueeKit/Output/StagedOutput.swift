@@ -97,13 +97,14 @@ final class StagedOutput: Sendable {
         return (stamps, digests)
     }
 
-    /// Makes the output hold exactly the files added, then removes the staging folder.
-    func commit() throws(BuildError) -> Result {
+    /// Makes the output hold exactly the files added, then removes the staging folder. `existing`
+    /// is what the output holds when the caller knows it; otherwise the output is read.
+    func commit(existing known: Set<String>? = nil) throws(BuildError) -> Result {
         let files = entries.withLock { $0 }.mapValues(\.written)
         var result = Result()
         result.written = files.values.filter { $0 }.count
         result.unchanged = files.count - result.written
-        let existing = FileIO.regularFiles(under: output.path)
+        let existing = known ?? FileIO.regularFiles(under: output.path)
         let removed = existing.subtracting(files.keys)
         let outputExists = FileManager.default.fileExists(atPath: output.path)
         if outputExists && result.written == 0 && removed.isEmpty {

@@ -109,7 +109,8 @@ public struct SiteBuilder: Sendable {
                 try run(plugin) { try plugin.writeOutputs(for: items, into: output, in: context) }
                 timings.lap("write \(plugin.name)")
             }
-            result = try staged.commit()
+            // The output is as the last build left it unless a folder of it changed: no need to read it.
+            result = try staged.commit(existing: previous?.listing(of: site.output))
         } catch {
             staged.discard()
             throw error
@@ -119,7 +120,8 @@ public struct SiteBuilder: Sendable {
         let pages = recorded.stamps.keys.filter(OutputFile.isPage).count
         BuildState(
             fingerprint: fingerprint, environment: environment, digests: recorded.digests, items: items.count, pages: pages,
-            files: recorded.stamps
+            files: recorded.stamps,
+            folders: BuildState.folderStamps(BuildState.folders(holding: recorded.stamps.keys), in: site.output)
         ).save(for: site)
         memo.save()
         if ProcessInfo.processInfo.environment["MARQUEE_TIMINGS"] != nil { progress(timings.summary) }
