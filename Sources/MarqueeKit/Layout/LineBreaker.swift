@@ -15,13 +15,8 @@ public struct LineBreaker: Sendable {
     /// measured faster.
     public init(measurer: TextMeasurer, commonSizes: [Double] = []) {
         self.measurer = measurer
-        // The same arithmetic as FontMetrics.advance, so widths are identical to the bit.
-        func table(_ units: [Double], _ unitsPerEm: Double, _ size: Double) -> [Double] {
-            units.map { $0 < 0 ? -1 : $0 * size / unitsPerEm }
-        }
         self.asciiTables = commonSizes.map { size in
-            (size, table(measurer.asciiUnits.regular, measurer.regular.unitsPerEm, size),
-             table(measurer.asciiUnits.bold, measurer.bold.unitsPerEm, size))
+            (size, measurer.asciiAdvances(bold: false, size: size), measurer.asciiAdvances(bold: true, size: size))
         }
     }
 

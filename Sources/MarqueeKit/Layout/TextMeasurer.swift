@@ -8,9 +8,6 @@ public struct TextMeasurer: Sendable {
     public let fallback: FontMetrics?
     /// The code points the fallback font is used for (its CSS `unicode-range`).
     public let fallbackRanges: [ClosedRange<UInt32>]
-    /// The advances of the ASCII characters in each face, in font units (-1 where either face has no
-    /// glyph): most text is ASCII, and a table read is much cheaper than the glyph lookup.
-    let asciiUnits: (regular: [Double], bold: [Double])
 
     /// Creates a measurer from the theme's faces and its fallback font.
     public init(regular: FontMetrics, bold: FontMetrics, fallback: FontMetrics? = nil, fallbackRanges: [ClosedRange<UInt32>] = []) {
@@ -18,15 +15,17 @@ public struct TextMeasurer: Sendable {
         self.bold = bold
         self.fallback = fallback
         self.fallbackRanges = fallbackRanges
-        // Only characters both faces draw get an entry, so an entry also means "covered".
-        func units(_ face: FontMetrics) -> [Double] {
-            (0..<128).map { code in
-                let scalar = Unicode.Scalar(UInt8(code))
-                guard regular.advance(of: scalar, size: 1) != nil, bold.advance(of: scalar, size: 1) != nil else { return -1 }
-                return face.advance(of: scalar, size: face.unitsPerEm) ?? -1
-            }
+    }
+
+    /// The advances of the 128 ASCII characters in one face at `size`, for a table read instead
+    /// of a glyph lookup per character; -1 where either face has no glyph, so that an entry also
+    /// means "covered".
+    func asciiAdvances(bold isBold: Bool, size: Double) -> [Double] {
+        (0..<128).map { code in
+            let scalar = Unicode.Scalar(UInt8(code))
+            guard regular.advance(of: scalar, size: size) != nil, bold.advance(of: scalar, size: size) != nil else { return -1 }
+            return advance(of: scalar, bold: isBold, size: size)
         }
-        self.asciiUnits = (units(regular), units(bold))
     }
 
     /// The advance of one scalar in pixels. Scalars the main font lacks are measured in the

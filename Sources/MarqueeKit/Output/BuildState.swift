@@ -94,16 +94,8 @@ struct BuildState: Equatable {
             case .html(let text, let base): hasher.combine("h"); hasher.combine(text); hasher.combine(base?.absoluteString ?? "")
             case .text(let text): hasher.combine("t"); hasher.combine(text)
             }
-            for field in [item.id, item.source, item.title, item.link ?? "", item.intro, item.author ?? ""] { hasher.combine(field) }
-            hasher.combine(item.images.count)
-            for image in item.images {
-                hasher.combine(image.url)
-                hasher.combine(image.width ?? 0)
-                hasher.combine(image.height ?? 0)
-            }
-            hasher.combine(String(item.date?.timeIntervalSince1970 ?? 0))
-            hasher.combine(item.tags.count)
-            for tag in item.tags { hasher.combine(tag) }
+            // Every other field, the way page digests take them (most are still empty here).
+            item.combine(into: &hasher)
         }
         return hasher.hex
     }

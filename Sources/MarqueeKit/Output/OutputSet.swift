@@ -76,7 +76,7 @@ public final class OutputSet: Sendable {
     public func reuse(_ path: String, digest: UInt64) -> Bool {
         guard let known = previous[path], known.digest == digest else { return false }
         var info = stat()
-        guard stat(staged.output.path + "/" + path, &info) == 0,
+        guard stat(staged.outputPrefix + path, &info) == 0,
               known.stamp == BuildState.stamp(info)
         else { return false }
         staged.keep(path, stamp: known.stamp, digest: digest)

@@ -43,9 +43,10 @@ public struct PageWriter: Plugin {
         let digests = Self.digests(of: items)
         // The sources navigation, the same on every listing page but for which one is current.
         var navigation = StableHasher("sources")
-        for source in sources where !shownSources.isEmpty {
+        for source in sources {
+            guard let folder = shownSources[source.key] else { continue }
             navigation.combine(source.key)
-            navigation.combine(shownSources[source.key]!)
+            navigation.combine(folder)
         }
         let sourcesDigest = navigation.value
         // Pages go to the output as soon as they are rendered, so memory does not grow with the site.

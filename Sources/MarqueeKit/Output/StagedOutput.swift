@@ -27,7 +27,7 @@ final class StagedOutput: Sendable {
     /// Where new files are written until the commit.
     let staging: URL
     /// The two folders' paths with a trailing slash (read once: `URL.path` is not free).
-    private let outputPrefix: String, stagingPrefix: String
+    let outputPrefix: String, stagingPrefix: String
     private let token: String
     /// What is known of each file added: written to the staging folder or kept from the output,
     /// its stamp when known, and the digest its maker gave.
