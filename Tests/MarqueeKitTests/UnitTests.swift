@@ -229,6 +229,45 @@ struct MarkdownURLTests {
         }
         #expect(html == "<p>bad   <a href=\"https://e.org\">ok</a></p>\n")
     }
+
+    /// The fast paths (nothing to strip, nothing to encode) give what the general ones give.
+    @Test(arguments: [
+        "https://e.org/a?b=c&d=e#f", " https://e.org/x ", "java\tscript:alert(1)", "JAVASCRIPT:alert(1)", "\u{0}https://e.org",
+        "https://e.org/a b", "https://e.org/é", "https://e.org/%zz", "https://e.org/a#b#c", "https://e.org/[x]", "mailto:a@b.org",
+        "HTTPS://E.ORG/A", "data:image/png;base64,AA", "/rooted/path", "relative/path?q=1", "../up", "#anchor", "//e.org/x",
+        "h\u{0301}ttp://e.org", "1http://x", "", " ", "https://e.org/\u{2028}",
+    ])
+    func urlChecksAgreeWithTheGeneralPath(_ raw: String) {
+        let base = URL(string: "https://feeds.example.org/blog/post.html")
+        for role in [URLRole.link, .image] {
+            for base in [base, nil] {
+                #expect(URLPolicy.resolveWeb(raw, role: role, base: base) == Self.reference(raw, role: role, base: base))
+            }
+        }
+    }
+
+    /// The URL rules spelled out with no shortcut, as the oracle for the test above.
+    static func reference(_ raw: String, role: URLRole, base: URL?) -> String? {
+        let url = String(String.UnicodeScalarView(raw.unicodeScalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" }))
+            .trimmingCharacters(in: CharacterSet(charactersIn: "\u{0}"..."\u{20}"))
+        guard !url.isEmpty else { return nil }
+        let keeps = CharacterSet.urlFragmentAllowed.union(["#", "%"])
+        let colon = url.firstIndex(of: ":")
+        let candidate = colon.map { String(url[..<$0]) } ?? ""
+        let isScheme = colon != nil && candidate.first.map { $0.isASCII && $0.isLetter } == true
+            && candidate.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+        if isScheme {
+            guard (role == .image ? ["http", "https"] : ["http", "https", "mailto"]).contains(candidate.lowercased()) else { return nil }
+            return URL(string: url) != nil ? url : url.addingPercentEncoding(withAllowedCharacters: keeps)
+        }
+        if url.hasPrefix("#"), role == .link { return url }
+        guard let base, ["http", "https"].contains(base.scheme?.lowercased() ?? "") else { return nil }
+        let encoded = URL(string: url) != nil ? url : (url.addingPercentEncoding(withAllowedCharacters: keeps) ?? url)
+        guard let resolved = URL(string: encoded, relativeTo: base)?.absoluteString,
+              let scheme = resolved.split(separator: ":").first?.lowercased(), scheme == "http" || scheme == "https"
+        else { return nil }
+        return resolved
+    }
 }
 
 @Suite("Change-detection hash")
@@ -265,6 +304,42 @@ struct StableHasherTests {
         other.combine("a")
         other.combine("bc")
         #expect(split.value != other.value)
+    }
+}
+
+/// Item ids and fallback slugs appear in URLs: their hash must never change. The expected
+/// values were computed with an independent FNV-1a (Python) over the same parts.
+@Suite("URL hash")
+struct URLHashTests {
+    @Test func itemIdHashIsFNV1aOverItsParts() {
+        #expect(StableHash.hex("movies", "Arrival", "A linguist is recruited.", "") == "b949c2821f55eeea")
+        #expect(StableHash.hex("Café 🎻") == "f0de7dc1fc35c74e")
+        var parts = StableHash.Parts()
+        for part in ["movies", "Arrival", "A linguist is recruited."] { parts.add(part) }
+        parts.add("")
+        #expect(parts.hex == "b949c2821f55eeea")
+    }
+}
+
+@Suite("Build state")
+struct BuildStateTests {
+    @Test func stateSurvivesItsTextForm() throws {
+        let state = BuildState(
+            fingerprint: "0123abcd", environment: "e5", digests: ["index.html": 0x0F, "items/a b/index.html": UInt64.max],
+            items: 2, pages: 2,
+            files: [
+                "index.html": FileStamp(size: 1200, modified: 1_700_000_000_123),
+                "items/a b/index.html": FileStamp(size: 0, modified: -5),
+                "assets/x.css": FileStamp(size: 7, modified: 1),
+            ],
+            folders: ["": 1_700_000_000_123_456_789, "items": 2, "items/a b": -3])
+        #expect(BuildState(text: state.text) == state)
+        // Damaged or foreign states are refused rather than half read.
+        let text = state.text
+        #expect(BuildState(text: String(text.dropLast(3))) == nil)
+        #expect(BuildState(text: text.replacingOccurrences(of: "1200 ", with: "12x0 ")) == nil)
+        #expect(BuildState(text: text.replacingOccurrences(of: BuildState.version, with: "marquee-0.0")) == nil)
+        #expect(BuildState(text: "") == nil)
     }
 }
 

@@ -51,47 +51,53 @@ public struct LineBreaker: Sendable {
         text.advances.reserveCapacity(runs.reduce(0) { $0 + $1.text.utf8.count })
         var cutter = Cutter()
         let tables = asciiTables.first(where: { $0.size == size })
+        let asciiClasses = Self.asciiBreakClasses
         for run in runs {
             let ascii = (run.bold ? tables?.bold : tables?.regular) ?? []
-            for scalar in run.text.unicodeScalars {
-                let breakClass: BreakClass
-                let advance: Double
-                if scalar.value < ascii.count, ascii[Int(scalar.value)] >= 0 {
-                    breakClass = Self.asciiBreakClasses[Int(scalar.value)]
-                    advance = breakClass == .forcedBreak ? 0 : ascii[Int(scalar.value)]
-                } else {
-                    breakClass = Self.breakClass(of: scalar)
-                    advance = breakClass == .forcedBreak ? 0 : measurer.advance(of: scalar, bold: run.bold, size: size)
-                    if breakClass != .forcedBreak, text.isCovered, !measurer.isCovered(scalar) { text.isCovered = false }
-                }
-                let index = text.advances.count
-                text.advances.append(advance)
-                switch breakClass {
-                case .forcedBreak:
-                    cutter.flushWord(into: &text.pieces)
-                    text.pieces.append(.forcedBreak)
-                case .space:
-                    if preformatted {
-                        cutter.appendToWord(index, advance)
-                        cutter.flushWord(into: &text.pieces)
-                    } else {
-                        cutter.pendingSpace += advance
+            var string = run.text
+            // Read as UTF-8 bytes with table lookups for ASCII: iterating `unicodeScalars` and
+            // checked array reads cost more than the rest of measuring.
+            string.withUTF8 { bytes in
+                ascii.withUnsafeBufferPointer { ascii in
+                    asciiClasses.withUnsafeBufferPointer { asciiClasses in
+                        var offset = 0
+                        while offset < bytes.count {
+                            let scalar = Self.scalar(in: bytes, at: &offset)
+                            let breakClass: BreakClass
+                            let advance: Double
+                            if scalar.value < ascii.count, ascii[Int(scalar.value)] >= 0 {
+                                breakClass = asciiClasses[Int(scalar.value)]
+                                advance = breakClass == .forcedBreak ? 0 : ascii[Int(scalar.value)]
+                            } else {
+                                breakClass = Self.breakClass(of: scalar)
+                                advance = breakClass == .forcedBreak ? 0 : measurer.advance(of: scalar, bold: run.bold, size: size)
+                                if breakClass != .forcedBreak, text.isCovered, !measurer.isCovered(scalar) { text.isCovered = false }
+                            }
+                            cutter.add(breakClass, advance, at: text.advances.count, preformatted: preformatted, into: &text.pieces)
+                            text.advances.append(advance)
+                        }
                     }
-                case .ideograph:
-                    // Ideographs are break opportunities on both sides.
-                    cutter.flushWord(into: &text.pieces)
-                    cutter.appendToWord(index, advance)
-                    cutter.breakAfterWord = true
-                case .ordinary, .closing, .hyphen:
-                    let noBreakBefore = breakClass == .closing
-                    if cutter.pendingSpace > 0 || (cutter.breakAfterWord && !noBreakBefore) { cutter.flushWord(into: &text.pieces) }
-                    cutter.appendToWord(index, advance)
-                    if breakClass == .hyphen { cutter.flushWord(into: &text.pieces) }
                 }
             }
         }
         cutter.flushWord(into: &text.pieces)
         return text
+    }
+
+    /// The scalar whose UTF-8 encoding starts at `offset` (Swift strings hold valid UTF-8), and
+    /// `offset` moved past it.
+    @inline(__always)
+    private static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at offset: inout Int) -> Unicode.Scalar {
+        let lead = bytes[offset]
+        if lead < 0x80 {
+            offset += 1
+            return Unicode.Scalar(lead)
+        }
+        let length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        var value = UInt32(lead) & (0x7F >> length)
+        for index in offset + 1..<offset + length { value = value << 6 | UInt32(bytes[index] & 0x3F) }
+        offset += length
+        return Unicode.Scalar(value) ?? "\u{FFFD}"
     }
 
     private static let asciiBreakClasses: [BreakClass] = (0..<128).map { breakClass(of: Unicode.Scalar(UInt8($0))) }
@@ -154,6 +160,33 @@ public struct LineBreaker: Sendable {
         var pendingSpace = 0.0
         /// The word ends at an ideograph: the next character may start a new word.
         var breakAfterWord = false
+
+        /// Takes the character at `index` of the text, of class `breakClass`.
+        @inline(__always)
+        mutating func add(_ breakClass: BreakClass, _ advance: Double, at index: Int, preformatted: Bool, into pieces: inout [Piece]) {
+            switch breakClass {
+            case .forcedBreak:
+                flushWord(into: &pieces)
+                pieces.append(.forcedBreak)
+            case .space:
+                if preformatted {
+                    appendToWord(index, advance)
+                    flushWord(into: &pieces)
+                } else {
+                    pendingSpace += advance
+                }
+            case .ideograph:
+                // Ideographs are break opportunities on both sides.
+                flushWord(into: &pieces)
+                appendToWord(index, advance)
+                breakAfterWord = true
+            case .ordinary, .closing, .hyphen:
+                let noBreakBefore = breakClass == .closing
+                if pendingSpace > 0 || (breakAfterWord && !noBreakBefore) { flushWord(into: &pieces) }
+                appendToWord(index, advance)
+                if breakClass == .hyphen { flushWord(into: &pieces) }
+            }
+        }
 
         mutating func appendToWord(_ index: Int, _ advance: Double) {
             if wordStart == wordEnd { wordStart = index }

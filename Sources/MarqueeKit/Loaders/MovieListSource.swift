@@ -44,43 +44,63 @@ public struct MovieListSource: Plugin {
             throw BuildError(file: display, place: .path("movies"), "expected an array of movies, found \(list.kindName).")
         }
         let folder = file.deletingLastPathComponent()
+        // Reading the fields and hashing them is spread over the cores; local photos are then
+        // registered in the file's order, so asset names and the first error reported never
+        // depend on timing.
+        let fields = Array(movies.prefix(limit ?? Int.max).enumerated()).concurrentMap { index, movie in
+            Result { () throws(BuildError) -> MovieFields in try self.fields(of: movie, at: index, display: display) }
+        }
         var items: [Item] = []
-        for (index, movie) in movies.prefix(limit ?? Int.max).enumerated() {
-            items.append(try item(from: movie, at: "movies[\(index)]", folder: folder, display: display, context: context))
+        items.reserveCapacity(fields.count)
+        for (index, result) in fields.enumerated() {
+            let movie = try result.get()
+            var images: [ImageCandidate] = []
+            var id = movie.idParts
+            if let photo = movie.photo {
+                images.append(try image(photo, at: "\(Self.path(of: index)).Photo", folder: folder, display: display, context: context))
+            }
+            id.add(images.first?.url ?? "")
+            items.append(Item(
+                id: "movie-" + id.hex, source: name, title: movie.title, intro: movie.intro,
+                body: .markdown(movie.description, base: folder), images: images))
         }
         return items
     }
 
-    private func item(from movie: JSONValue, at path: String, folder: URL, display: String, context: BuildContext) throws(BuildError) -> Item {
+    /// One movie's strings, checked, and its id hash fed with all but the photo's final URL.
+    private struct MovieFields: Sendable {
+        var title, description, intro: String
+        var photo: String?
+        var idParts: StableHash.Parts
+    }
+
+    private static func path(of index: Int) -> String { "movies[\(index)]" }
+
+    private func fields(of movie: JSONValue, at index: Int, display: String) throws(BuildError) -> MovieFields {
         guard case .object = movie else {
-            throw BuildError(file: display, place: .path(path), "expected a movie object with Title and Description, found \(movie.kindName).")
+            throw BuildError(file: display, place: .path(Self.path(of: index)), "expected a movie object with Title and Description, found \(movie.kindName).")
         }
         func string(_ key: String, required: Bool) throws(BuildError) -> String? {
             guard let value = movie[key] else {
-                if required { throw BuildError(file: display, place: .path("\(path).\(key)"), "\"\(key)\" is missing; every movie needs a \(key) string.") }
+                if required { throw BuildError(file: display, place: .path("\(Self.path(of: index)).\(key)"), "\"\(key)\" is missing; every movie needs a \(key) string.") }
                 return nil
             }
             if case .null = value, !required { return nil }
             guard case .string(let text) = value else {
-                throw BuildError(file: display, place: .path("\(path).\(key)"), "expected a string, found \(value.kindName).")
+                throw BuildError(file: display, place: .path("\(Self.path(of: index)).\(key)"), "expected a string, found \(value.kindName).")
             }
             return text
         }
         let title = try string("Title", required: true) ?? ""
         let description = try string("Description", required: true) ?? ""
         guard description.utf8.count <= Self.maximumDescriptionBytes else {
-            throw BuildError(file: display, place: .path("\(path).Description"), "the description is \(description.utf8.count / 1024) KiB, over the \(Self.maximumDescriptionBytes / 1024) KiB limit; shorten it.")
+            throw BuildError(file: display, place: .path("\(Self.path(of: index)).Description"), "the description is \(description.utf8.count / 1024) KiB, over the \(Self.maximumDescriptionBytes / 1024) KiB limit; shorten it.")
         }
         let intro = try string("Intro", required: false) ?? ""
-        var images: [ImageCandidate] = []
-        if let photo = try string("Photo", required: false)?.trimmed(.whitespaces), !photo.isEmpty {
-            images.append(try image(photo, at: "\(path).Photo", folder: folder, display: display, context: context))
-        }
-        return Item(
-            id: "movie-" + StableHash.hex(name, title, description, images.first?.url ?? ""),
-            source: name, title: title, intro: intro,
-            body: .markdown(description, base: folder),
-            images: images)
+        let photo = try string("Photo", required: false)?.trimmed(.whitespaces)
+        var idParts = StableHash.Parts()
+        for part in [name, title, description] { idParts.add(part) }
+        return MovieFields(title: title, description: description, intro: intro, photo: photo?.isEmpty == false ? photo : nil, idParts: idParts)
     }
 
     private func image(_ photo: String, at path: String, folder: URL, display: String, context: BuildContext) throws(BuildError) -> ImageCandidate {

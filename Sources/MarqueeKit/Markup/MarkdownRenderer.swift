@@ -48,7 +48,7 @@ public enum MarkdownRenderer {
                 guard type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE else { continue }
                 let raw = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
                 if let resolved = resolve(raw, type == CMARK_NODE_IMAGE ? .image : .link), !resolved.isEmpty {
-                    cmark_node_set_url(node, resolved)
+                    if resolved != raw { cmark_node_set_url(node, resolved) }
                 } else {
                     refused.append(node)
                 }

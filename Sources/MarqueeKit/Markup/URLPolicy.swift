@@ -15,6 +15,11 @@ public enum URLPolicy {
     /// Strips what browsers ignore in URLs (leading/trailing spaces and control characters,
     /// tabs and newlines anywhere), so that `java\tscript:` is seen as `javascript:`.
     public static func clean(_ raw: String) -> String {
+        // Most URLs have nothing to strip.
+        if let first = raw.utf8.first, let last = raw.utf8.last, first > 0x20, last > 0x20,
+           !raw.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+            return raw
+        }
         var scalars = String.UnicodeScalarView()
         for scalar in raw.unicodeScalars where scalar != "\t" && scalar != "\n" && scalar != "\r" {
             scalars.append(scalar)
@@ -25,19 +30,31 @@ public enum URLPolicy {
 
     /// The lowercased scheme of `url`, or nil for a relative URL.
     public static func scheme(of url: String) -> String? {
-        var scheme = ""
-        for scalar in url.unicodeScalars {
-            if scalar == ":" { return scheme.isEmpty ? nil : scheme.lowercased() }
-            let isLetter = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
-            let isOther = ("0"..."9").contains(scalar) || scalar == "+" || scalar == "-" || scalar == "."
-            if isLetter || (!scheme.isEmpty && isOther) {
-                scheme.unicodeScalars.append(scalar)
-            } else {
-                return nil
+        var length = 0
+        for byte in url.utf8 {
+            if byte == UInt8(ascii: ":") {
+                return length == 0 ? nil : String(decoding: url.utf8.prefix(length), as: UTF8.self).lowercased()
             }
+            let lowered = byte | 0x20
+            let isLetter = lowered >= UInt8(ascii: "a") && lowered <= UInt8(ascii: "z")
+            let isOther = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            guard isLetter || (length > 0 && isOther) else { return nil }
+            length += 1
         }
         return nil
     }
+
+    /// `url` as it may stand in a page: unchanged when Foundation parses it, else percent-encoded.
+    private static func encoded(_ url: String) -> String? {
+        // Made only of characters that percent-encoding keeps: both ways give `url` itself, so
+        // there is no need to parse it (the costly part).
+        if url.utf8.allSatisfy({ $0 < 0x80 && keptByEncoding[Int($0)] }) { return url }
+        return URL(string: url) != nil ? url : url.addingPercentEncoding(withAllowedCharacters: encodingKeeps)
+    }
+
+    private static let encodingKeeps = CharacterSet.urlFragmentAllowed.union(["#", "%"])
+    private static let keptByEncoding: [Bool] = (0..<128).map { encodingKeeps.contains(Unicode.Scalar(UInt8($0))) }
 
     /// Resolves a URL found in untrusted web content: absolute http(s)/mailto URLs pass, relative
     /// ones are resolved against `base` (an http(s) URL), everything else is refused (nil).
@@ -47,14 +64,13 @@ public enum URLPolicy {
         if let scheme = scheme(of: url) {
             let allowed = role == .image ? imageSchemes : linkSchemes
             guard allowed.contains(scheme) else { return nil }
-            return URL(string: url) != nil ? url : url.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed.union(["#", "%"]))
+            return encoded(url)
         }
         if url.hasPrefix("#"), role == .link { return url }
         guard let base, let baseScheme = base.scheme?.lowercased(), baseScheme == "http" || baseScheme == "https" else {
             return nil
         }
-        let encoded = URL(string: url) != nil ? url : (url.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed.union(["#", "%"])) ?? url)
-        guard let resolved = URL(string: encoded, relativeTo: base)?.absoluteString,
+        guard let resolved = URL(string: encoded(url) ?? url, relativeTo: base)?.absoluteString,
               let resolvedScheme = scheme(of: resolved), resolvedScheme == "http" || resolvedScheme == "https"
         else { return nil }
         return resolved

@@ -13,8 +13,8 @@ struct BuildState: Equatable {
     var digests: [String: UInt64]
     var items: Int
     var pages: Int
-    /// Path → [size, modification time in ms].
-    var files: [String: [Int64]]
+    /// Path → size and modification time.
+    var files: [String: FileStamp]
     /// Every folder holding those files (`""` is the output folder) → its modification time in
     /// ns. A folder's time changes whenever an entry is added to it or removed from it, so while
     /// these are unchanged the output holds exactly the files listed, without reading a folder.
@@ -44,7 +44,7 @@ struct BuildState: Equatable {
         var text = "\(Self.version) \(fingerprint) \(environment) \(items) \(pages)\n"
         text.reserveCapacity(files.count * 64)
         for (path, stamp) in files {
-            text += "\(stamp[0]) \(stamp[1]) \(digests[path].map { String($0, radix: 16) } ?? "-") \(path)\n"
+            text += "\(stamp.size) \(stamp.modified) \(digests[path].map { String($0, radix: 16) } ?? "-") \(path)\n"
         }
         for (path, time) in folders {
             text += "d \(time) - \(path)\n"
@@ -85,10 +85,10 @@ struct BuildState: Equatable {
             }
             parts.append(stamps.sorted().joined(separator: ","))
         }
-        // Fed to the hasher field by field; not "\(value)" of enums and arrays (reflection is slow).
-        var hasher = StableHasher("fingerprint")
-        for part in parts { hasher.combine(part) }
-        for item in items {
+        // Items are hashed on every core, field by field (not "\(value)" of enums and arrays:
+        // reflection is slow), then their hashes in order.
+        let itemHashes = items.concurrentMap { item in
+            var hasher = StableHasher()
             switch item.body {
             case .markdown(let text, let base): hasher.combine("m"); hasher.combine(text); hasher.combine(base?.path ?? "")
             case .html(let text, let base): hasher.combine("h"); hasher.combine(text); hasher.combine(base?.absoluteString ?? "")
@@ -96,14 +96,14 @@ struct BuildState: Equatable {
             }
             // Every other field, the way page digests take them (most are still empty here).
             item.combine(into: &hasher)
+            return hasher.value
         }
+        var hasher = StableHasher("fingerprint")
+        for part in parts { hasher.combine(part) }
+        for hash in itemHashes { hasher.combine(Int(truncatingIfNeeded: hash)) }
         return hasher.hex
     }
 
-    /// A file's size and modification time in milliseconds, as recorded.
-    static func stamp(_ info: stat) -> [Int64] {
-        [Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1000 + Int64(info.st_mtim.tv_nsec) / 1_000_000]
-    }
 
     /// True when the output folder still holds exactly the files this state recorded, untouched
     /// (same sizes and modification times, no folder changed). POSIX `stat` on every core:
@@ -112,13 +112,14 @@ struct BuildState: Equatable {
         let base = output.path + "/"
         let unchanged = Array(files).concurrentMap { entry -> Bool in
             var info = stat()
-            return stat(base + entry.key, &info) == 0 && Self.stamp(info) == entry.value
+            return stat(base + entry.key, &info) == 0 && FileStamp(info) == entry.value
         }
         return !unchanged.contains(false) && foldersUnchanged(in: output)
     }
 
     /// The paths of the files in `output` when no folder of it changed since this state was
     /// recorded (so none was added or removed), without reading the folders; nil otherwise.
+    /// The state's ``folders`` are then the folders' current times.
     func listing(of output: URL) -> Set<String>? {
         foldersUnchanged(in: output) ? Set(files.keys) : nil
     }
@@ -142,6 +143,26 @@ struct BuildState: Equatable {
         return Array(folders)
     }
 
+    /// The times of the folders holding `files` after a commit that made `changes` in place.
+    /// `known` is the previous state when its folder times were confirmed before the commit (see
+    /// ``listing(of:)``): then only the folders of the changed files (with their ancestors) and new
+    /// folders are read again. Otherwise, or when the output was replaced whole, all are read.
+    static func folderStamps(
+        holding files: [String: FileStamp], in output: URL, known: BuildState?, changes: (moved: [String], removed: [String])?
+    ) -> [String: Int64] {
+        guard let known, let changes else { return folderStamps(folders(holding: files.keys), in: output) }
+        // Files only replaced, none added or removed: the folders are the known ones.
+        let sameFiles = changes.removed.isEmpty && changes.moved.allSatisfy { known.files[$0] != nil }
+        let all = sameFiles ? Array(known.folders.keys) : folders(holding: files.keys)
+        let changed = Set(folders(holding: changes.moved + changes.removed))
+        var reread: [String] = [], kept: [String: Int64] = [:]
+        kept.reserveCapacity(all.count)
+        for folder in all {
+            if let time = known.folders[folder], !changed.contains(folder) { kept[folder] = time } else { reread.append(folder) }
+        }
+        return kept.merging(folderStamps(reread, in: output)) { old, _ in old }
+    }
+
     /// The modification times (ns) of `folders` under `output`; a missing folder is left out.
     static func folderStamps(_ folders: [String], in output: URL) -> [String: Int64] {
         let base = output.path
@@ -159,30 +180,85 @@ struct BuildState: Equatable {
 extension BuildState {
     /// Reads ``text``; nil when it is of another version or damaged.
     init?(text: String) {
-        // Split as bytes: splitting a String by Characters cost more than the rest of loading it.
-        var lines = text.utf8.split(separator: UInt8(ascii: "\n"))
-        guard !lines.isEmpty else { return nil }
-        let header = lines.removeFirst().split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
-        guard header.count == 5, header[0] == Self.version, let items = Int(header[3]), let pages = Int(header[4]) else { return nil }
-        func number(_ bytes: Substring.UTF8View.SubSequence) -> Int64? { Int64(String(decoding: bytes, as: UTF8.self)) }
-        var files: [String: [Int64]] = [:]
+        var text = text
+        guard let state = text.withUTF8({ Self.parse($0) }) else { return nil }
+        self = state
+    }
+
+    /// Reads the lines as bytes: splitting by Characters, or into substrings, cost more than the
+    /// rest of loading a large site's state.
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> BuildState? {
+        var offset = 0
+        /// The next field, up to a space (or the line's end when `last`), without the separator.
+        func field(last: Bool = false) -> UnsafeBufferPointer<UInt8>? {
+            let start = offset
+            while offset < bytes.count, bytes[offset] != UInt8(ascii: "\n"), last || bytes[offset] != UInt8(ascii: " ") { offset += 1 }
+            guard offset < bytes.count else { return nil }
+            if !last, bytes[offset] != UInt8(ascii: " ") { return nil }
+            defer { offset += 1 }
+            return UnsafeBufferPointer(rebasing: bytes[start..<offset])
+        }
+        func string(_ field: UnsafeBufferPointer<UInt8>?) -> String? { field.map { String(decoding: $0, as: UTF8.self) } }
+        func unsigned(_ digits: UnsafeBufferPointer<UInt8>, radix: UInt64) -> UInt64? {
+            guard !digits.isEmpty, digits.count <= (radix == 16 ? 16 : 19) else { return nil }
+            var value: UInt64 = 0
+            for byte in digits {
+                let digit: UInt64
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: digit = UInt64(byte - UInt8(ascii: "a") + 10)
+                default: return nil
+                }
+                value = value &* radix &+ digit
+            }
+            return value
+        }
+        func number(_ field: UnsafeBufferPointer<UInt8>?) -> Int64? {
+            guard let field, !field.isEmpty else { return nil }
+            let negative = field[0] == UInt8(ascii: "-")
+            // 19 decimal digits fit in a UInt64; the Int64 check below refuses what does not.
+            guard let magnitude = unsigned(UnsafeBufferPointer(rebasing: field.dropFirst(negative ? 1 : 0)), radix: 10),
+                  magnitude <= UInt64(Int64.max) else { return nil }
+            return negative ? -Int64(magnitude) : Int64(magnitude)
+        }
+        guard string(field()) == version, let fingerprint = string(field()), let environment = string(field()),
+              let items = number(field()).map(Int.init), let pages = number(field(last: true)).map(Int.init)
+        else { return nil }
+        var files: [String: FileStamp] = [:]
         var folders: [String: Int64] = [:]
         var digests: [String: UInt64] = [:]
-        files.reserveCapacity(lines.count)
-        for line in lines {
-            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 3, omittingEmptySubsequences: false)
-            guard fields.count == 4, let time = number(fields[1]) else { return nil }
-            let path = String(decoding: fields[3], as: UTF8.self)
-            if fields[0].elementsEqual("d".utf8) {
+        // About one line per 50 bytes (not trusting the header's count: the file may be damaged).
+        files.reserveCapacity(bytes.count / 50)
+        digests.reserveCapacity(bytes.count / 50)
+        while offset < bytes.count {
+            let first = field(), time = number(field()), digest = field(), path = string(field(last: true))
+            guard let first, let time, let digest, let path else { return nil }
+            if first.elementsEqual("d".utf8) {
                 folders[path] = time
                 continue
             }
-            guard let size = number(fields[0]) else { return nil }
-            files[path] = [size, time]
-            if let digest = UInt64(String(decoding: fields[2], as: UTF8.self), radix: 16) { digests[path] = digest }
+            guard let size = number(first) else { return nil }
+            files[path] = FileStamp(size: size, modified: time)
+            if let value = unsigned(digest, radix: 16) { digests[path] = value }
         }
-        self.init(
-            fingerprint: header[1], environment: header[2], digests: digests, items: items, pages: pages,
+        return BuildState(
+            fingerprint: fingerprint, environment: environment, digests: digests, items: items, pages: pages,
             files: files, folders: folders)
+    }
+}
+
+/// A file's size and modification time (in milliseconds), as recorded to tell whether the file
+/// is still as a build left it.
+struct FileStamp: Equatable, Sendable {
+    var size: Int64
+    var modified: Int64
+
+    init(size: Int64, modified: Int64) {
+        self.size = size
+        self.modified = modified
+    }
+
+    init(_ info: stat) {
+        self.init(size: Int64(info.st_size), modified: Int64(info.st_mtim.tv_sec) * 1000 + Int64(info.st_mtim.tv_nsec) / 1_000_000)
     }
 }

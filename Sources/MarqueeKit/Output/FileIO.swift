@@ -26,8 +26,10 @@ enum FileIO {
         return contents.withUnsafeBytes { new in existing.withUnsafeBytes { memcmp(new.baseAddress!, $0.baseAddress!, new.count) == 0 } }
     }
 
-    /// Creates or truncates `path` and writes `contents`.
-    static func write(_ contents: Data, to path: String) throws(BuildError) {
+    /// Creates or truncates `path` and writes `contents`; returns the file's stamp as written
+    /// (read from the open file: no second path lookup).
+    @discardableResult
+    static func write(_ contents: Data, to path: String) throws(BuildError) -> FileStamp {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure(path) }
         defer { close(descriptor) }
@@ -38,6 +40,9 @@ enum FileIO {
             guard count > 0 else { throw failure(path) }
             offset += count
         }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw failure(path) }
+        return FileStamp(info)
     }
 
     /// Creates `path` and its missing parents (`mkdir -p`).

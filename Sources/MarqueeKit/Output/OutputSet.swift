@@ -32,8 +32,8 @@ public struct OutputFile: Sendable {
 public final class OutputSet: Sendable {
     private let staged: StagedOutput
     private let postProcess: @Sendable (inout OutputFile) throws(BuildError) -> Void
-    /// What the previous build wrote from the same environment: path → (digest, [size, mtime]).
-    private let previous: [String: (digest: UInt64, stamp: [Int64])]
+    /// What the previous build wrote, when made from the same environment (digests and stamps).
+    private let previous: BuildState?
 
     init(
         staged: StagedOutput, previous: BuildState?, environment: String,
@@ -41,13 +41,7 @@ public final class OutputSet: Sendable {
     ) {
         self.staged = staged
         self.postProcess = postProcess
-        var table: [String: (digest: UInt64, stamp: [Int64])] = [:]
-        if let previous, previous.environment == environment {
-            for (path, digest) in previous.digests {
-                if let stamp = previous.files[path] { table[path] = (digest, stamp) }
-            }
-        }
-        self.previous = table
+        self.previous = previous?.environment == environment ? previous : nil
     }
 
     /// Adds a file; a later file with the same path replaces an earlier one. Throws when the path
@@ -74,12 +68,10 @@ public final class OutputSet: Sendable {
     ///
     /// This is how a rebuild after a one-item edit renders two pages instead of all of them.
     public func reuse(_ path: String, digest: UInt64) -> Bool {
-        guard let known = previous[path], known.digest == digest else { return false }
+        guard let previous, previous.digests[path] == digest, let stamp = previous.files[path] else { return false }
         var info = stat()
-        guard stat(staged.outputPrefix + path, &info) == 0,
-              known.stamp == BuildState.stamp(info)
-        else { return false }
-        staged.keep(path, stamp: known.stamp, digest: digest)
+        guard stat(staged.outputPrefix + path, &info) == 0, FileStamp(info) == stamp else { return false }
+        staged.keep(path, stamp: stamp, digest: digest)
         return true
     }
 
@@ -111,7 +103,7 @@ public enum SiteURL {
     /// The relative path from a page to the site root: `""` for `index.html`, `"../../"` for
     /// `items/x/index.html`.
     public static func relativeRoot(fromPage path: String) -> String {
-        String(repeating: "../", count: path.utf8.split(separator: UInt8(ascii: "/")).count - 1)
+        String(repeating: "../", count: path.utf8.reduce(0) { $1 == UInt8(ascii: "/") ? $0 + 1 : $0 })
     }
 
     /// `html` with every site-root marker replaced by `root`; returns `html` untouched (and

@@ -47,6 +47,10 @@ public struct SiteFilesWriter: Plugin {
 
     /// A JSON string literal.
     static func jsonString(_ text: String) -> String {
+        // Most titles and names need no escape at all.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "<") }) {
+            return "\"" + text + "\""
+        }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

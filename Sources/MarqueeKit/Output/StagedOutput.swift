@@ -20,6 +20,9 @@ final class StagedOutput: Sendable {
         var written = 0
         /// Files kept from the previous output.
         var unchanged = 0
+        /// The paths moved into the output and removed from it in place; nil when the output
+        /// folder was replaced whole.
+        var changes: (moved: [String], removed: [String])? = ([], [])
     }
 
     /// The output folder.
@@ -30,10 +33,10 @@ final class StagedOutput: Sendable {
     let outputPrefix: String, stagingPrefix: String
     private let token: String
     /// What is known of each file added: written to the staging folder or kept from the output,
-    /// its stamp when known, and the digest its maker gave.
+    /// its stamp (as written or as found), and the digest its maker gave.
     private struct Entry {
         var written: Bool
-        var stamp: [Int64]?
+        var stamp: FileStamp
         var digest: UInt64?
     }
     private let entries = Locked<[String: Entry]>([:])
@@ -58,7 +61,7 @@ final class StagedOutput: Sendable {
     /// an earlier one. `digest` is what ``BuildState`` records for ``OutputSet/reuse(_:digest:)``.
     func put(_ path: String, _ contents: Data, digest: UInt64? = nil) throws(BuildError) {
         if let info = FileIO.matching(outputPrefix + path, contents) {
-            keep(path, stamp: BuildState.stamp(info), digest: digest)
+            keep(path, stamp: FileStamp(info), digest: digest)
             return
         }
         let target = stagingPrefix + path
@@ -67,32 +70,28 @@ final class StagedOutput: Sendable {
             try FileIO.makeFolders(folder)
             _ = folders.withLock { $0.insert(folder) }
         }
-        try FileIO.write(contents, to: target)
-        entries.withLock { $0[path] = Entry(written: true, stamp: nil, digest: digest) }
+        // Moves into the output (a rename, or the staging folder's) keep the stamp.
+        let stamp = try FileIO.write(contents, to: target)
+        entries.withLock { $0[path] = Entry(written: true, stamp: stamp, digest: digest) }
     }
 
     /// Keeps the output's file at `path` as it is (its maker knows it would come out the same).
-    /// `stamp` is the file's ``BuildState/stamp(_:)`` when the caller has just read it.
-    func keep(_ path: String, stamp: [Int64]?, digest: UInt64?) {
+    /// `stamp` is the output file's ``FileStamp``, as the caller just read it.
+    func keep(_ path: String, stamp: FileStamp, digest: UInt64?) {
         let earlier = entries.withLock { $0.updateValue(Entry(written: false, stamp: stamp, digest: digest), forKey: path) }
         if earlier?.written == true { unlink(stagingPrefix + path) }
     }
 
-    /// After ``commit()``: every file's size and modification time (known ones from when they
-    /// were compared, the others read now) and the digests their makers gave.
-    func recorded() -> (stamps: [String: [Int64]], digests: [String: UInt64]) {
+    /// After ``commit()``: every file's size and modification time (from when it was written
+    /// or compared) and the digests their makers gave.
+    func recorded() -> (stamps: [String: FileStamp], digests: [String: UInt64]) {
         let entries = entries.withLock { $0 }
-        var stamps: [String: [Int64]] = [:]
-        var digests: [String: UInt64] = [:]
-        let base = outputPrefix
+        var stamps: [String: FileStamp] = [:], digests: [String: UInt64] = [:]
+        stamps.reserveCapacity(entries.count)
+        digests.reserveCapacity(entries.count)
         for (path, entry) in entries {
+            stamps[path] = entry.stamp
             digests[path] = entry.digest
-            if let stamp = entry.stamp {
-                stamps[path] = stamp
-            } else {
-                var info = stat()
-                if stat(base + path, &info) == 0 { stamps[path] = BuildState.stamp(info) }
-            }
         }
         return (stamps, digests)
     }
@@ -116,6 +115,7 @@ final class StagedOutput: Sendable {
             let journal = ChangeJournal(
                 output: output, staging: staging, moves: files.filter(\.value).map(\.key).sorted(), removals: removed.sorted())
             try journal.apply()
+            result.changes = (journal.moves, journal.removals)
             return result
         }
         do throws(BuildError) {
@@ -125,6 +125,7 @@ final class StagedOutput: Sendable {
                 guard link(outputPrefix + path, target) == 0 else { throw FileIO.failure(target) }
             }
             try swap()
+            result.changes = nil
         } catch {
             discard()
             throw error

@@ -69,13 +69,15 @@ public struct SiteBuilder: Sendable {
         let memo = BuildMemo(file: BuildState.file(for: site).deletingPathExtension().appendingPathExtension("memo"))
         let context = BuildContext(root: site.root, config: site.config, theme: site.theme, memo: memo, progress: progress)
         var timings = StageTimings()
+        // Loading is mostly one core's work: the previous build's state is read meanwhile.
+        async let previousState = BuildState.load(for: site)
         var items = try await loadAll(context)
         timings.lap("load")
         // Nothing changed since the last build (same inputs, output untouched): stop here.
         let environment = BuildState.environment(of: site)
         let fingerprint = BuildState.fingerprint(items: items, site: site, environment: environment)
         timings.lap("fingerprint")
-        let previous = BuildState.load(for: site)
+        let previous = await previousState
         timings.lap("load state")
         if let state = previous, state.fingerprint == fingerprint, state.matches(site.output) {
             timings.lap("check output")
@@ -94,6 +96,7 @@ public struct SiteBuilder: Sendable {
         timings.lap("lay out")
         let staged = try StagedOutput(output: site.output)
         let result: StagedOutput.Result
+        let listing: Set<String>?
         do {
             let plugins = site.plugins
             let output = OutputSet(staged: staged, previous: previous, environment: environment) { (file: inout OutputFile) throws(BuildError) in
@@ -110,7 +113,8 @@ public struct SiteBuilder: Sendable {
                 timings.lap("write \(plugin.name)")
             }
             // The output is as the last build left it unless a folder of it changed: no need to read it.
-            result = try staged.commit(existing: previous?.listing(of: site.output))
+            listing = previous?.listing(of: site.output)
+            result = try staged.commit(existing: listing)
         } catch {
             staged.discard()
             throw error
@@ -121,9 +125,12 @@ public struct SiteBuilder: Sendable {
         BuildState(
             fingerprint: fingerprint, environment: environment, digests: recorded.digests, items: items.count, pages: pages,
             files: recorded.stamps,
-            folders: BuildState.folderStamps(BuildState.folders(holding: recorded.stamps.keys), in: site.output)
+            folders: BuildState.folderStamps(
+                holding: recorded.stamps, in: site.output, known: listing != nil ? previous : nil, changes: result.changes)
         ).save(for: site)
+        timings.lap("save state")
         memo.save()
+        timings.lap("save memo")
         if ProcessInfo.processInfo.environment["MARQUEE_TIMINGS"] != nil { progress(timings.summary) }
         return BuildReport(
             items: items.count, pages: pages, files: recorded.stamps.count,
@@ -159,7 +166,8 @@ public struct SiteBuilder: Sendable {
                 guard total <= Self.maximumItems else {
                     throw BuildError("the sources hold \(total) items, over the limit of \(Self.maximumItems); use `limit:` on the largest sources.")
                 }
-                return results.flatMap { $0 }
+                // One source (the usual case): its array as it is, without copying every item.
+                return results.count == 1 ? results[0] : results.flatMap { $0 }
             }
         } catch let error as BuildError {
             throw error

@@ -76,16 +76,33 @@ public struct StableHasher: Sendable {
 public enum StableHash {
     /// The hash of some strings, as 16 hex digits.
     public static func hex(_ parts: String...) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for part in parts {
-            for byte in part.utf8 {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01B3
+        var hash = Parts()
+        for part in parts { hash.add(part) }
+        return hash.hex
+    }
+
+    /// ``hex(_:)`` fed one part at a time, for when the parts are known at different times.
+    public struct Parts: Sendable {
+        private var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+
+        /// Starts with no parts.
+        public init() {}
+
+        /// Adds the next part.
+        public mutating func add(_ part: String) {
+            var part = part
+            part.withUTF8 { bytes in
+                for byte in bytes {
+                    hash ^= UInt64(byte)
+                    hash = hash &* 0x0000_0100_0000_01B3
+                }
             }
             hash ^= 0xFF
             hash = hash &* 0x0000_0100_0000_01B3
         }
-        return hexDigits(hash)
+
+        /// The hash of the parts so far, as 16 hex digits.
+        public var hex: String { StableHash.hexDigits(hash) }
     }
 
     /// The hash of raw bytes (file contents).
