@@ -116,7 +116,7 @@ public final class PreviewServer: Sendable {
             return Response(status: .movedPermanently, headers: [.location: location])
         case .file(let file):
             guard let data = try? Data(contentsOf: file) else { return notFound(files) }
-            let etag = "\"\(StableHash.hex(bytes: data))\""
+            let etag = "\"\(StableHasher.hex(of: data))\""
             var headers: HTTPFields = [.eTag: etag, .cacheControl: "no-cache", .contentType: contentType(of: file)]
             if request.headers[.ifNoneMatch] == etag {
                 return Response(status: .notModified, headers: headers)

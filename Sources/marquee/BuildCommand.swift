@@ -39,7 +39,9 @@ struct Build: AsyncParsableCommand {
             // Site.fromConfig checks the address and explains a bad one.
             let base = baseURL.map { URL(string: $0) ?? URL(fileURLWithPath: $0) }
             let site = try Site.fromConfig(root: rootURL, output: outputURL, baseURL: base, fetchOptions: fetchOptions)
-            let report = try await SiteBuilder(site: site, progress: { printError($0) }).build()
+            var builder = SiteBuilder(site: site, progress: { printError($0) })
+            builder.leavesMemoryToExit = true
+            let report = try await builder.build()
             if !quiet { print(report.summary(relativeTo: rootURL)) }
         } catch {
             printError("\(error)")

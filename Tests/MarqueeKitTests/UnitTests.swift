@@ -343,6 +343,45 @@ struct BuildStateTests {
     }
 }
 
+@Suite("Parallel map")
+struct ParallelMapTests {
+    struct Refused: Error, Equatable { let index: Int }
+
+    @Test func keepsOrderAndReportsTheFirstFailureInOrder() throws {
+        let numbers = Array(0..<5_000)
+        #expect(try numbers.concurrentMap { (n: Int) throws(Refused) -> String in "#\(n)" } == numbers.map { "#\($0)" })
+        // Failures in several chunks: the one reported is the earliest, whatever finished first;
+        // the strings made before them are released (the sanitizer runs check that).
+        for failing in [[4_999], [3, 4_000], [2_500, 17, 4_321]] {
+            #expect(throws: Refused(index: failing.min()!)) {
+                try numbers.concurrentMap { (n: Int) throws(Refused) -> String in
+                    if failing.contains(n) { throw Refused(index: n) }
+                    return String(repeating: "x", count: 40) + "\(n)"
+                }
+            }
+        }
+        #expect(try [Int]().concurrentMap { (n: Int) throws(Refused) -> Int in n }.isEmpty)
+    }
+}
+
+@Suite("Item copies")
+struct ItemCopyTests {
+    @Test func copiesAreIndependent() {
+        var original = Item(id: "a", source: "s", title: "Arrival", body: .text("x"), tags: ["one"])
+        let copy = original
+        original.title = "Changed"
+        original.tags.append("two")
+        original.metadata[Minutes.self] = 3
+        #expect(copy.title == "Arrival" && copy.tags == ["one"] && copy.metadata[Minutes.self] == nil)
+        #expect(original.title == "Changed" && original.tags == ["one", "two"] && original.metadata[Minutes.self] == 3)
+        var items = [copy, copy]
+        items[1].slug = "second"
+        #expect(items[0].slug == "" && items[1].slug == "second" && copy.slug == "")
+    }
+
+    enum Minutes: ItemMetadataKey { typealias Value = Int }
+}
+
 @Suite("Pagination")
 struct PaginationTests {
     func labels(current: Int, total: Int) -> [String] {

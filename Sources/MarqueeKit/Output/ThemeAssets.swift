@@ -47,7 +47,7 @@ public struct ThemeAssets: Sendable {
 
     /// `assets/marquee.css` → `assets/marquee.1a2b3c4d.css`
     static func fingerprinted(_ path: String, _ data: Data) -> String {
-        let hash = StableHash.hex(bytes: data).prefix(8)
+        let hash = StableHasher.hex(of: data).prefix(8)
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return "\(path).\(hash)" }
         return "\(path[..<dot]).\(hash)\(path[dot...])"
     }

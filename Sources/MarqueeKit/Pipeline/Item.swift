@@ -2,42 +2,94 @@ import Foundation
 
 /// The one model that flows through the pipeline: a movie, a feed entry, or anything a source
 /// plugin produces.
+///
+/// An item has value semantics; its fields are stored once and shared by copies until one of
+/// them changes (copy on write). Items are copied into every stage, listing and page, and
+/// copying twenty fields each time cost more than some stages' own work.
 public struct Item: Sendable {
     /// Stable across builds: a feed's guid or id, else its link, else a hash of its content.
-    public var id: String
+    public var id: String {
+        get { storage.fields.id }
+        set { writable.fields.id = newValue }
+    }
     /// The name of the source that produced the item (for example `movies` or a feed's title).
-    public var source: String
+    public var source: String {
+        get { storage.fields.source }
+        set { writable.fields.source = newValue }
+    }
     /// Plain text. Empty titles are replaced by the configured fallback (`[No Title]`).
-    public var title: String
+    public var title: String {
+        get { storage.fields.title }
+        set { writable.fields.title = newValue }
+    }
     /// The original page of the item, absolute when the source gave enough to make it so.
-    public var link: String?
+    public var link: String? {
+        get { storage.fields.link }
+        set { writable.fields.link = newValue }
+    }
     /// A short plain-text summary, at most a couple of hundred characters.
-    public var intro: String
+    public var intro: String {
+        get { storage.fields.intro }
+        set { writable.fields.intro = newValue }
+    }
     /// The description as the source gave it.
-    public var body: Markup
+    public var body: Markup {
+        get { storage.fields.body }
+        set { writable.fields.body = newValue }
+    }
     /// The description as safe HTML, filled in by the markup stage.
-    public var bodyHTML: String
+    public var bodyHTML: String {
+        get { storage.fields.bodyHTML }
+        set { writable.fields.bodyHTML = newValue }
+    }
     /// Every image the source offers for the item, in the source's order.
-    public var images: [ImageCandidate]
+    public var images: [ImageCandidate] {
+        get { storage.fields.images }
+        set { writable.fields.images = newValue }
+    }
     /// The author's name, when the source gives one.
-    public var author: String?
+    public var author: String? {
+        get { storage.fields.author }
+        set { writable.fields.author = newValue }
+    }
     /// When the item was published, when the source says.
-    public var date: Date?
+    public var date: Date? {
+        get { storage.fields.date }
+        set { writable.fields.date = newValue }
+    }
     /// Categories and keywords.
-    public var tags: [String]
+    public var tags: [String] {
+        get { storage.fields.tags }
+        set { writable.fields.tags = newValue }
+    }
     /// The URL-safe, unique folder name of the item's detail page, filled in by normalization.
-    public var slug: String
+    public var slug: String {
+        get { storage.fields.slug }
+        set { writable.fields.slug = newValue }
+    }
     /// How the gallery shows the item, filled in by the layout stage.
-    public var cell: CellPlan?
+    public var cell: CellPlan? {
+        get { storage.fields.cell }
+        set { writable.fields.cell = newValue }
+    }
     /// Short labels shown after the title in cells and on the detail page (a plugin's
     /// "4 min read"). The layout engine measures them with the title.
-    public var badges: [String]
+    public var badges: [String] {
+        get { storage.fields.badges }
+        set { writable.fields.badges = newValue }
+    }
     /// Typed values that plugins attach to an item.
-    public var metadata: ItemMetadata
+    public var metadata: ItemMetadata {
+        get { storage.fields.metadata }
+        set { writable.fields.metadata = newValue }
+    }
     /// The HTML the markup stage made of a Markdown `body`, with its setting: while `bodyHTML`
     /// is still this HTML, its text can be read from the Markdown (faster than parsing the HTML).
     /// Holds no copy: it shares the string's storage with `bodyHTML`.
-    var markdownRendering: (html: String, smartPunctuation: Bool)?
+    var markdownRendering: (html: String, smartPunctuation: Bool)? {
+        get { storage.fields.markdownRendering }
+        set { writable.fields.markdownRendering = newValue }
+    }
 
     /// Creates an item; the later stages fill in `bodyHTML`, `slug` and `cell`.
     public init(
@@ -45,22 +97,46 @@ public struct Item: Sendable {
         body: Markup, images: [ImageCandidate] = [], author: String? = nil, date: Date? = nil,
         tags: [String] = []
     ) {
-        self.id = id
-        self.source = source
-        self.title = title
-        self.link = link
-        self.intro = intro
-        self.body = body
-        self.bodyHTML = ""
-        self.images = images
-        self.author = author
-        self.date = date
-        self.tags = tags
-        self.slug = ""
-        self.cell = nil
-        self.badges = []
-        self.metadata = ItemMetadata()
-        self.markdownRendering = nil
+        storage = Storage(Fields(
+            id: id, source: source, title: title, link: link, intro: intro, body: body, bodyHTML: "", images: images,
+            author: author, date: date, tags: tags, slug: "", cell: nil, badges: [], metadata: ItemMetadata(),
+            markdownRendering: nil))
+    }
+
+    private struct Fields {
+        var id: String
+        var source: String
+        var title: String
+        var link: String?
+        var intro: String
+        var body: Markup
+        var bodyHTML: String
+        var images: [ImageCandidate]
+        var author: String?
+        var date: Date?
+        var tags: [String]
+        var slug: String
+        var cell: CellPlan?
+        var badges: [String]
+        var metadata: ItemMetadata
+        var markdownRendering: (html: String, smartPunctuation: Bool)?
+    }
+
+    /// Holds the fields. Changed only through `writable`, which first makes it this item's own:
+    /// a shared storage is never changed, so sharing it between threads is safe.
+    private final class Storage: @unchecked Sendable {
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var storage: Storage
+
+    /// The storage, copied first when another item shares it.
+    private var writable: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+            return storage
+        }
     }
 }
 

@@ -2,7 +2,10 @@ import Foundation
 
 extension Array where Element: Sendable {
     /// `map` spread over every core, order kept. For CPU-bound per-item work (markup, layout,
-    /// rendering); the first error thrown by any element is rethrown.
+    /// rendering). When elements throw, the error of the first of them (in order) is rethrown.
+    ///
+    /// Elements are read in place and results written straight into the new array: with items
+    /// of twenty fields, copying each one in and out cost more than some stages' work.
     func concurrentMap<T: Sendable, Failure: Error>(_ transform: @Sendable (Element) throws(Failure) -> T) throws(Failure) -> [T] {
         let count = self.count
         guard count > 1 else {
@@ -10,32 +13,39 @@ extension Array where Element: Sendable {
             for element in self { results.append(try transform(element)) }
             return results
         }
-        let results = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
-        results.initialize(repeating: nil)
-        defer {
-            results.deinitialize()
-            results.deallocate()
-        }
-        let failure = Locked<Failure?>(nil)
         // Many small chunks, taken by whichever core is free: no core idles while another finishes
         // a long last chunk.
         let chunks = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 32)
-        nonisolated(unsafe) let output = results
-        self.withUnsafeBufferPointer { input in
-            nonisolated(unsafe) let input = input
+        let failure = Locked<(index: Int, error: Failure)?>(nil)
+        // How far each chunk got, so that a failed map can release exactly what it made.
+        let reached = UnsafeMutableBufferPointer<Int>.allocate(capacity: chunks)
+        defer { reached.deallocate() }
+        let results = [T](unsafeUninitializedCapacity: count) { buffer, initializedCount in
+            nonisolated(unsafe) let output = buffer, progress = reached
             DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
                 let start = chunk * count / chunks, end = (chunk + 1) * count / chunks
+                progress[chunk] = start
                 for index in start..<end {
                     do throws(Failure) {
-                        output[index] = try transform(input[index])
+                        (output.baseAddress! + index).initialize(to: try transform(self[index]))
+                        progress[chunk] = index + 1
                     } catch {
-                        failure.withLock { if $0 == nil { $0 = error } }
+                        failure.withLock { if $0 == nil || $0!.index > index { $0 = (index, error) } }
                         return
                     }
                 }
             }
+            if failure.withLock({ $0 }) == nil {
+                initializedCount = count
+                return
+            }
+            for chunk in 0..<chunks {
+                let start = chunk * count / chunks
+                (output.baseAddress! + start).deinitialize(count: progress[chunk] - start)
+            }
+            initializedCount = 0
         }
-        if let error = failure.withLock({ $0 }) { throw error }
-        return results.map { $0! }
+        if let failed = failure.withLock({ $0 }) { throw failed.error }
+        return results
     }
 }

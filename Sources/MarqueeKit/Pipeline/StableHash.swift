@@ -63,6 +63,13 @@ public struct StableHasher: Sendable {
     /// The hash as 16 hex digits.
     public var hex: String { StableHash.hexDigits(value) }
 
+    /// The hash of some bytes (a file's contents), as 16 hex digits.
+    public static func hex(of data: Data) -> String {
+        var hasher = StableHasher()
+        hasher.combine(bytes: data)
+        return hasher.hex
+    }
+
     private static func avalanche(_ value: UInt64) -> UInt64 {
         var x = value
         x = (x ^ (x >> 33)) &* 0xFF51_AFD7_ED55_8CCD
@@ -103,18 +110,6 @@ public enum StableHash {
 
         /// The hash of the parts so far, as 16 hex digits.
         public var hex: String { StableHash.hexDigits(hash) }
-    }
-
-    /// The hash of raw bytes (file contents).
-    public static func hex(bytes data: Data) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        data.withUnsafeBytes { buffer in
-            for byte in buffer {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01B3
-            }
-        }
-        return hexDigits(hash)
     }
 
     static func hexDigits(_ hash: UInt64) -> String {
