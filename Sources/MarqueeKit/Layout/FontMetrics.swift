@@ -22,8 +22,13 @@ public struct FontMetrics: Sendable {
         } catch {
             throw BuildError(file: url.path, "cannot read the theme's font. Install it with `apt-get install fonts-dejavu-core` (scripts/setup does this).")
         }
+        try self.init(bytes: [UInt8](data), of: url)
+    }
+
+    /// Reads the font file `url` whose bytes are already in memory.
+    init(bytes: [UInt8], of url: URL) throws(BuildError) {
         do {
-            try self.init(bytes: [UInt8](data))
+            try self.init(bytes: bytes)
         } catch {
             throw BuildError(file: url.path, "not a usable TrueType/OpenType font: \(error.reason).")
         }

@@ -104,18 +104,24 @@ final class FontCache: Sendable {
     private let files = Locked<[String: [UInt8]]>([:])
 
     func bytes(of url: URL) throws(BuildError) -> Data {
-        if let known = files.withLock({ $0[url.path] }) { return Data(known) }
+        Data(try array(of: url))
+    }
+
+    /// The font's metrics, parsed from the bytes read for the site's assets (each file is read once).
+    func metrics(for url: URL) throws(BuildError) -> FontMetrics {
+        if let known = cache.withLock({ $0[url.path] }) { return known }
+        let metrics = try FontMetrics(bytes: try array(of: url), of: url)
+        cache.withLock { $0[url.path] = metrics }
+        return metrics
+    }
+
+    private func array(of url: URL) throws(BuildError) -> [UInt8] {
+        if let known = files.withLock({ $0[url.path] }) { return known }
         guard let data = try? Data(contentsOf: url) else {
             throw BuildError(file: url.path, "cannot read the theme's font. Install it with `scripts/setup` (Debian's fonts-dejavu-core and fonts-droid-fallback).")
         }
-        files.withLock { $0[url.path] = [UInt8](data) }
-        return data
-    }
-
-    func metrics(for url: URL) throws(BuildError) -> FontMetrics {
-        if let known = cache.withLock({ $0[url.path] }) { return known }
-        let metrics = try FontMetrics(contentsOf: url)
-        cache.withLock { $0[url.path] = metrics }
-        return metrics
+        let bytes = [UInt8](data)
+        files.withLock { $0[url.path] = bytes }
+        return bytes
     }
 }
