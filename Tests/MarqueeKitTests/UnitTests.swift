@@ -147,6 +147,27 @@ struct MarkupTests {
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Data(deep.utf8)) }
     }
 
+    /// Strings of every length and mix (quotes, backslashes, escapes, control characters, multi-byte
+    /// text, at every offset of the eight-byte scan) read back as Foundation's encoder wrote them.
+    @Test func jsonStringsReadBackExactly() throws {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "plain words ", "\"", "\\", "/", "\n", "\t", "\u{1}", "é", "🎻", "\u{2028}", "<", "0123456789abcdef"]
+        for _ in 0..<500 {
+            let text = (0..<Int.random(in: 0...24, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let document = try JSONSerialization.data(withJSONObject: ["k": text, "n": [text, text + "x"]])
+            let parsed = try JSONParser.parse(document)
+            #expect(parsed["k"] == .string(text))
+            #expect(parsed["n"] == .array([.string(text), .string(text + "x")]))
+        }
+        // A raw control character is refused where it stands, after a long plain run.
+        #expect { try JSONParser.parse(Data("{\"k\": \"0123456789abcdef\u{1}\"}".utf8)) } throws: { error in
+            let error = error as! JSONSyntaxError
+            return error.line == 1 && error.column == 24 && error.message.contains("control character")
+        }
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Data([0x22, 0x61, 0xC3, 0x28, 0x22])) }
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Data(#""a\qb""#.utf8)) }
+    }
+
     @Test func feedDatesWithZoneNames() {
         let pst = FeedDate.parse("Sat, 08 Nov 2014 14:30:02 PST")
         let utc = FeedDate.parse("2014-11-08T22:30:02Z")

@@ -184,27 +184,27 @@ public struct JSONParser {
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1
         let start = index
-        // Fast path: no escapes.
+        skipPlainText()
+        // Fast path: no escapes, the string is the bytes between the quotes.
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            let string = try decodeUTF8(bytes[start..<index])
+            index += 1
+            return string
+        }
+        // With escapes: the bytes are collected and decoded once, at the closing quote.
+        var text = Array(bytes[start..<index])
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let string = try decodeUTF8(bytes[start..<index])
+                let string = try decodeUTF8(text[...])
                 index += 1
                 return string
             }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw error("control character inside a string; escape it (for a new line write \\n)") }
-            index += 1
-        }
-        var result = try decodeUTF8(bytes[start..<index])
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") { index += 1; return result }
             if byte < 0x20 { throw error("control character inside a string; escape it (for a new line write \\n)") }
             if byte != UInt8(ascii: "\\") {
                 let runStart = index
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 { index += 1 }
-                result += try decodeUTF8(bytes[runStart..<index])
+                skipPlainText()
+                text.append(contentsOf: bytes[runStart..<index])
                 continue
             }
             index += 1
@@ -212,14 +212,12 @@ public struct JSONParser {
             let escape = bytes[index]
             index += 1
             switch escape {
-            case UInt8(ascii: "\""): result += "\""
-            case UInt8(ascii: "\\"): result += "\\"
-            case UInt8(ascii: "/"): result += "/"
-            case UInt8(ascii: "b"): result += "\u{8}"
-            case UInt8(ascii: "f"): result += "\u{C}"
-            case UInt8(ascii: "n"): result += "\n"
-            case UInt8(ascii: "r"): result += "\r"
-            case UInt8(ascii: "t"): result += "\t"
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escape)
+            case UInt8(ascii: "b"): text.append(0x08)
+            case UInt8(ascii: "f"): text.append(0x0C)
+            case UInt8(ascii: "n"): text.append(0x0A)
+            case UInt8(ascii: "r"): text.append(0x0D)
+            case UInt8(ascii: "t"): text.append(0x09)
             case UInt8(ascii: "u"):
                 var code = try parseHex4()
                 if (0xD800...0xDBFF).contains(code), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
@@ -227,13 +225,33 @@ public struct JSONParser {
                     let low = try parseHex4()
                     if (0xDC00...0xDFFF).contains(low) { code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00) }
                 }
-                result.unicodeScalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+                text.append(contentsOf: UTF8.encode(Unicode.Scalar(code) ?? "\u{FFFD}")!)
             default:
                 index -= 1
                 throw error("invalid escape \\\(Character(Unicode.Scalar(escape))) in a string")
             }
         }
         throw error("unexpected end of file inside a string; close it with \"")
+    }
+
+    /// Moves `index` to the next quote, backslash or control character (or the end), eight
+    /// bytes at a time while none of them is one (descriptions are long runs of plain text).
+    private mutating func skipPlainText() {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highBits: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
+            // A byte of `x` is zero exactly when `(x - 1) & ~x` has its high bit set (per byte, in
+            // the classic bit trick), so these test for a quote, a backslash and a byte below 0x20.
+            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            if special & highBits != 0 { break }
+            index += 8
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return }
+            index += 1
+        }
     }
 
     private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
@@ -255,8 +273,8 @@ public struct JSONParser {
         }
     }
 
-    private func decodeUTF8(_ slice: Slice<UnsafeBufferPointer<UInt8>>) throws(JSONSyntaxError) -> String {
-        guard let string = String(validating: UnsafeBufferPointer(rebasing: slice), as: UTF8.self) else { throw error("the text is not valid UTF-8; save the file as UTF-8") }
+    private func decodeUTF8(_ bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> String {
+        guard let string = String(validating: bytes, as: UTF8.self) else { throw error("the text is not valid UTF-8; save the file as UTF-8") }
         return string
     }
 
