@@ -104,7 +104,6 @@ struct BuildState: Equatable {
         return hasher.hex
     }
 
-
     /// True when the output folder still holds exactly the files this state recorded, untouched
     /// (same sizes and modification times, no folder changed). POSIX `stat` on every core:
     /// Foundation's `attributesOfItem` costs ~100 µs a file here.
