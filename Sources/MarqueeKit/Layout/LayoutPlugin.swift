@@ -17,7 +17,7 @@ public struct LayoutPlugin: Plugin {
     public func layOutItems(_ items: inout [Item], in context: BuildContext) throws {
         var metrics = context.theme.metrics
         if let basicLines { metrics.basicCollapsedLines = basicLines }
-        let engine = LayoutEngine(metrics: metrics, measurer: context.theme.measurer, imageCollapsedLines: imageLines)
+        let engine = LayoutEngine(metrics: metrics, measurer: try context.theme.measurer, imageCollapsedLines: imageLines)
         // Everything a plan depends on besides the item: the metrics and the fonts (by content).
         var settings = StableHasher("layout-1")
         settings.combine("\(metrics)|\(imageLines ?? -1)")

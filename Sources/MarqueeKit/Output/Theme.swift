@@ -13,8 +13,17 @@ public struct Theme: Sendable {
     public let templates: MustacheLibrary
     /// The theme's assets as written into the site, with fingerprinted names.
     public let assets: ThemeAssets
-    /// Measures text in the theme's fonts.
-    public let measurer: TextMeasurer
+    /// Measures text in the theme's fonts, parsed on first use (once per process): a rebuild
+    /// that finds nothing changed never needs them.
+    public var measurer: TextMeasurer {
+        get throws(BuildError) {
+            TextMeasurer(
+                regular: try FontCache.shared.metrics(for: metrics.regularFont),
+                bold: try FontCache.shared.metrics(for: metrics.boldFont),
+                fallback: try FontCache.shared.metrics(for: metrics.fallbackFont),
+                fallbackRanges: metrics.fallbackRanges)
+        }
+    }
 
     /// The templates every theme must provide.
     public static let requiredTemplates = ["layout", "gallery", "cell-basic", "cell-image", "item", "404"]
@@ -49,13 +58,8 @@ public struct Theme: Sendable {
         for name in requiredTemplates where library.getTemplate(named: name) == nil {
             throw BuildError(file: "Templates/\(name).mustache", "the theme has no `\(name)` template; restore it or remove the override folder.")
         }
-        let measurer = TextMeasurer(
-            regular: try FontCache.shared.metrics(for: metrics.regularFont),
-            bold: try FontCache.shared.metrics(for: metrics.boldFont),
-            fallback: try FontCache.shared.metrics(for: metrics.fallbackFont),
-            fallbackRanges: metrics.fallbackRanges)
         let assets = try ThemeAssets.make(themeFiles: assetFiles, metrics: metrics)
-        return Theme(metrics: metrics, templates: library, assets: assets, measurer: measurer)
+        return Theme(metrics: metrics, templates: library, assets: assets)
     }
 
     /// The embedded default theme, path → contents.
