@@ -103,6 +103,7 @@ public struct Item: Sendable {
             markdownRendering: nil))
     }
 
+    /// The stored fields, each documented on the property above that reads it.
     private struct Fields {
         var id: String
         var source: String
