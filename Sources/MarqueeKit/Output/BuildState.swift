@@ -28,7 +28,7 @@ struct BuildState: Equatable {
 
     static func load(for site: Site) -> BuildState? {
         guard let data = try? Data(contentsOf: file(for: site)) else { return nil }
-        return BuildState(text: String(decoding: data, as: UTF8.self))
+        return data.withUnsafeBytes { parse($0.bindMemory(to: UInt8.self)) }
     }
 
     func save(for site: Site) {

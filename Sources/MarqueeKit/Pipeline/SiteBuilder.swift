@@ -182,8 +182,7 @@ public struct SiteBuilder: Sendable {
                 guard total <= Self.maximumItems else {
                     throw BuildError("the sources hold \(total) items, over the limit of \(Self.maximumItems); use `limit:` on the largest sources.")
                 }
-                // One source (the usual case): its array as it is, without copying every item.
-                return results.count == 1 ? results[0] : results.flatMap { $0 }
+                return results.flatMap { $0 }
             }
         } catch let error as BuildError {
             throw error
