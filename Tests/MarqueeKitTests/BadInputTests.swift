@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import MarqueeKit
 
-@Suite("Bad input: a clear error with file and place, and the previous site untouched")
+@Suite("Bad input: a clear error with file and place, and the previous site untouched", .removesTemporaryFolders)
 struct BadInputTests {
     /// Builds a good site, then swaps in a bad file and builds again.
     func failingBuild(type: String, fixture: String) async throws -> (BuildError, changed: Bool) {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import MarqueeKit
 
-@Suite("marquee init and deploy")
+@Suite("marquee init and deploy", .removesTemporaryFolders)
 struct DeployAndInitTests {
     func git(_ arguments: [String]) throws -> String {
         let process = Process()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import MarqueeKit
 
-@Suite("Feed formats: detected from content, normalized to one Item shape")
+@Suite("Feed formats: detected from content, normalized to one Item shape", .removesTemporaryFolders)
 struct FeedFormatTests {
     func parse(_ fixture: String) throws -> ParsedFeed {
         try FeedParser.parse(Data(contentsOf: TestSupport.fixtures.appending(path: "feeds/\(fixture)")), display: fixture)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import MarqueeKit
 
-@Suite("Writing the output")
+@Suite("Writing the output", .removesTemporaryFolders)
 struct OutputTests {
     /// A site of `count` movies, big enough that one edit is a small share of its files.
     func site(movies count: Int, editing edited: Int? = nil) throws -> URL {
@@ -144,7 +144,7 @@ struct OutputTests {
 
 /// Pages are kept when their inputs' digests match; every kind of edit must still reach every
 /// page that shows it (listing pages, author pages, neighbours on other pages).
-@Suite("Rebuilds match builds from nothing")
+@Suite("Rebuilds match builds from nothing", .removesTemporaryFolders)
 struct RebuildEquivalenceTests {
     struct Entry {
         var guid: String, title: String, author: String, date: String, category: String, link: String

@@ -37,7 +37,7 @@ struct ThrowingPlugin: Plugin {
     func transformItems(_ items: inout [Item], in context: BuildContext) throws { throw Failure() }
 }
 
-@Suite("Plugins")
+@Suite("Plugins", .removesTemporaryFolders)
 struct PluginTests {
     func site(_ plugins: [any Plugin], config: String = "title: P\nsources: []\n") throws -> Site {
         let root = try TestSupport.makeSite(config: "title: P\nsources:\n  - type: movies\n    path: m.json\n",

@@ -10,7 +10,7 @@ import Glibc
 #endif
 
 /// `marquee serve` over real HTTP on loopback.
-@Suite("Preview server", .serialized, .timeLimit(.minutes(1)))
+@Suite("Preview server", .serialized, .timeLimit(.minutes(1)), .removesTemporaryFolders)
 struct ServeTests {
     /// Starts a preview server for a new scaffolded site; returns the site root, port and task.
     func start() async throws -> (URL, Int, Task<Void, any Error>) {
@@ -142,7 +142,7 @@ struct ServeTests {
     }
 }
 
-@Suite("marquee serve as a process", .timeLimit(.minutes(1)))
+@Suite("marquee serve as a process", .timeLimit(.minutes(1)), .removesTemporaryFolders)
 struct ServeProcessTests {
     @Test func ctrlCStopsTheServerCleanly() async throws {
         let binary = TestSupport.repository.appending(path: ".build/debug/marquee")

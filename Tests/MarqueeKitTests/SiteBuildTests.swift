@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import MarqueeKit
 
-@Suite("Building the fixture site end to end")
+@Suite("Building the fixture site end to end", .removesTemporaryFolders)
 struct SiteBuildTests {
     @Test func galleryHasBothCellTemplatesAndLinksEveryDetailPage() async throws {
         let root = try TestSupport.makeFixtureSite()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import MarqueeKit
 
-@Suite("Output any static host accepts")
+@Suite("Output any static host accepts", .removesTemporaryFolders)
 struct StaticHostTests {
     func buildSubPathSite(pageSize: Int = 4) async throws -> URL {
         let root = try TestSupport.makeFixtureSite(config: """

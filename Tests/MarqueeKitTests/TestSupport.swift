@@ -8,11 +8,19 @@ enum TestSupport {
     /// `../shared/fixtures`, beside the repository.
     static let fixtures = repository.deletingLastPathComponent().appending(path: "shared/fixtures")
 
-    /// A new empty folder under the system's temporary folder.
+    /// A new empty folder inside the running suite's scratch folder, which is removed when the
+    /// suite ends (the suite needs the `.removesTemporaryFolders` trait).
     static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "marquee-tests-\(UUID().uuidString)")
+        guard let scratch = RemovesTemporaryFolders.scratch else {
+            throw MissingTrait()
+        }
+        let folder = scratch.appending(path: UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
+    }
+
+    struct MissingTrait: Error, CustomStringConvertible {
+        var description: String { "a suite that makes temporary folders needs the .removesTemporaryFolders trait" }
     }
 
     /// A site folder with `Content/site.yml` and the given files copied into `Content/`.

@@ -8,6 +8,7 @@ headless Chromium at the phone, tablet and desktop widths, and compares, for eve
 breakpoint) pair, the predicted number of description lines with the rendered one. The last line is
 `accuracy=…` (the share of exact pairs).
 """
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -58,6 +59,7 @@ def main():
     finally:
         driver.quit()
         server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
     for line in examples:
         print("miss:", line)
     for (name, breakpoint), count in sorted(misses.items()):

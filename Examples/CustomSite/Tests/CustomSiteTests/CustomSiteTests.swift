@@ -9,6 +9,7 @@ struct CustomSiteTests {
 
     @Test func buildsTheCSVFilmsAndTheMovieListWithReadingTimeBadges() async throws {
         let output = FileManager.default.temporaryDirectory.appending(path: "custom-site-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
         let report = try await SiteBuilder(site: try CustomSite.make(root: root, output: output)).build()
         // 4 films from the CSV and 2 movies from the config's own source.
         #expect(report.items == 6)
