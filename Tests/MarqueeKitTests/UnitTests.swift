@@ -129,6 +129,20 @@ struct MarkupTests {
         let blocks = MarkdownRenderer.textBlocks(of: markdown)
         #expect(blocks == TextBlocks.blocks(fromHTML: html))
         #expect(blocks?.isEmpty == false)
+        // The markup stage renders and reads the text in one parse; refused URLs change neither.
+        let both = MarkdownRenderer.renderWithText(markdown, smartPunctuation: true) { url, role in URLPolicy.resolveWeb(url, role: role, base: nil) }
+        #expect(both.html == html)
+        #expect(both.textBlocks == blocks)
+    }
+
+    @Test func preformattedBlocksKeepTheirLastLine() {
+        // An empty line in a code block is a line the browser lays out; spaces elsewhere collapse.
+        let blocks = TextBlocks.blocks(fromHTML: "<pre><code>\n</code></pre><p> <b>a </b> <br> </p><pre><b>x</b>\n</pre>")
+        #expect(blocks == [
+            TextBlock(kind: .preformatted, runs: [TextRun("")]),
+            TextBlock(kind: .paragraph, runs: [TextRun("a", bold: true)]),
+            TextBlock(kind: .preformatted, runs: [TextRun("x", bold: true), TextRun("")]),
+        ])
     }
 
     @Test func deepMarkdownFallsBackToTheHTML() {

@@ -37,7 +37,11 @@ public struct LayoutPlugin: Plugin {
             context.memo.store(counts.memoText, for: key.value)
             return engine.plan(counts, hasImage: hasImage)
         }
-        for index in items.indices { items[index].cell = plans[index] }
+        for index in items.indices {
+            items[index].cell = plans[index]
+            // Layout is the last stage that reads the text blocks the markup stage kept.
+            items[index].markdownRendering?.textBlocks = nil
+        }
     }
 }
 

@@ -7,12 +7,28 @@ public enum MarkdownRenderer {
     /// Renders `markdown`; every link and image URL is passed through `resolve` first (return
     /// nil to drop the URL, leaving the text).
     public static func render(_ markdown: String, smartPunctuation: Bool = true, resolve: (String, URLRole) -> String?) -> String {
-        guard let document = parse(markdown, options: options(smartPunctuation)) else { return "" }
+        render(markdown, smartPunctuation: smartPunctuation, readingText: false, resolve: resolve).html
+    }
+
+    /// Renders `markdown` as ``render(_:smartPunctuation:resolve:)`` does and reads its
+    /// ``textBlocks(of:smartPunctuation:)`` from the same parse.
+    static func renderWithText(
+        _ markdown: String, smartPunctuation: Bool, resolve: (String, URLRole) -> String?
+    ) -> (html: String, textBlocks: [TextBlock]?) {
+        render(markdown, smartPunctuation: smartPunctuation, readingText: true, resolve: resolve)
+    }
+
+    private static func render(
+        _ markdown: String, smartPunctuation: Bool, readingText: Bool, resolve: (String, URLRole) -> String?
+    ) -> (html: String, textBlocks: [TextBlock]?) {
+        guard let document = parse(markdown, options: options(smartPunctuation)) else { return ("", []) }
         defer { cmark_node_free(document) }
+        // Read before URLs are resolved, which changes no text (see textBlocks(of:)).
+        let textBlocks = readingText ? MarkdownTree.textBlocks(of: document) : nil
         rewriteURLs(in: document, resolve: resolve)
-        guard let html = cmark_render_html(document, options(smartPunctuation)) else { return "" }
+        guard let html = cmark_render_html(document, options(smartPunctuation)) else { return ("", textBlocks) }
         defer { free(html) }
-        return String(cString: html)
+        return (String(cString: html), textBlocks)
     }
 
     /// The blocks of text in the HTML that ``render(_:smartPunctuation:resolve:)`` makes of
@@ -23,7 +39,7 @@ public enum MarkdownRenderer {
     public static func textBlocks(of markdown: String, smartPunctuation: Bool = true) -> [TextBlock]? {
         guard let document = parse(markdown, options: options(smartPunctuation)) else { return [] }
         defer { cmark_node_free(document) }
-        return MarkdownTree.htmlNodes(of: document).map(TextBlocks.blocks(from:))
+        return MarkdownTree.textBlocks(of: document)
     }
 
     private static func options(_ smartPunctuation: Bool) -> Int32 {

@@ -1,84 +1,106 @@
 import CCmark
+import Foundation
 
 /// The elements and text that cmark's HTML renderer writes for a document, read straight from
-/// cmark's tree: the tree the HTML parser would build from that HTML, so that the layout stage
-/// can measure a Markdown description without parsing its HTML again.
+/// cmark's tree into a ``TextBlockBuilder``: what the builder would get from parsing that HTML,
+/// so that the layout stage can measure a Markdown description without parsing its HTML.
 ///
-/// Only what ``TextBlocks`` reads is kept: element names and text, no attributes. Whitespace
-/// that the renderer writes between blocks is left out, because text collapsing drops it at
-/// every place it can appear. Raw HTML is left out as safe mode replaces it with a comment.
+/// Only what the builder reads is handed over: element names and text, no attributes.
+/// Whitespace that the renderer writes between blocks is left out, because text collapsing drops
+/// it at every place it can appear. Raw HTML is left out as safe mode replaces it with a comment.
 /// The fuzz target `markdown` checks that the result equals the reparsed HTML's blocks.
 enum MarkdownTree {
     /// Trees nested deeper than this are not read (nil); the HTML is parsed instead, where the
     /// parser's own depth limit applies.
     static let maximumDepth = 100
 
-    /// The HTML nodes of `document`, or nil when it nests deeper than ``maximumDepth``.
-    static func htmlNodes(of document: OpaquePointer) -> [HTMLNode]? {
-        children(of: document, depth: 0)
-    }
-
-    private static func children(of node: OpaquePointer, depth: Int) -> [HTMLNode]? {
-        var nodes: [HTMLNode] = []
-        return appendChildren(of: node, depth: depth, to: &nodes) ? nodes : nil
+    /// The text blocks of `document`, or nil when it nests deeper than ``maximumDepth``.
+    static func textBlocks(of document: OpaquePointer) -> [TextBlock]? {
+        var builder = TextBlockBuilder()
+        guard walkChildren(of: document, depth: 0, style: TextBlockBuilder.Style(), into: &builder) else { return nil }
+        return builder.finish()
     }
 
     /// False when the tree is too deep.
-    private static func appendChildren(of node: OpaquePointer, depth: Int, to nodes: inout [HTMLNode]) -> Bool {
+    private static func walkChildren(
+        of node: OpaquePointer, depth: Int, style: TextBlockBuilder.Style, into builder: inout TextBlockBuilder
+    ) -> Bool {
         guard depth < maximumDepth else { return false }
         var child = cmark_node_first_child(node)
         while let current = child {
-            guard append(current, depth: depth + 1, to: &nodes) else { return false }
+            guard walk(current, depth: depth + 1, style: style, into: &builder) else { return false }
             child = cmark_node_next(current)
         }
         return true
     }
 
-    private static func append(_ node: OpaquePointer, depth: Int, to nodes: inout [HTMLNode]) -> Bool {
-        func element(_ name: String, _ children: [HTMLNode] = []) -> HTMLNode {
-            .element(name: name, attributes: [], children: children)
-        }
+    private static func walk(
+        _ node: OpaquePointer, depth: Int, style: TextBlockBuilder.Style, into builder: inout TextBlockBuilder
+    ) -> Bool {
+        /// The element `name` holding the node's children.
         func container(_ name: String) -> Bool {
-            guard let children = children(of: node, depth: depth) else { return false }
-            nodes.append(element(name, children))
-            return true
+            var isShallow = true
+            builder.element(name, style) { builder, style in
+                isShallow = walkChildren(of: node, depth: depth, style: style, into: &builder)
+            }
+            return isShallow
         }
         switch cmark_node_get_type(node) {
-        case CMARK_NODE_TEXT: nodes.append(.text(literal(of: node)))
-        case CMARK_NODE_CODE: nodes.append(element("code", [.text(literal(of: node))]))
-        case CMARK_NODE_SOFTBREAK: nodes.append(.text("\n"))
-        case CMARK_NODE_LINEBREAK: nodes.append(element("br"))
-        case CMARK_NODE_CODE_BLOCK: nodes.append(element("pre", [element("code", [.text(literal(of: node))])]))
+        case CMARK_NODE_TEXT: appendLiteral(of: node, style, into: &builder)
+        case CMARK_NODE_CODE: builder.element("code", style) { builder, style in appendLiteral(of: node, style, into: &builder) }
+        case CMARK_NODE_SOFTBREAK: builder.append("\n".utf8, style)
+        case CMARK_NODE_LINEBREAK: builder.element("br", style) { _, _ in }
+        case CMARK_NODE_CODE_BLOCK:
+            builder.element("pre", style) { builder, style in
+                builder.element("code", style) { builder, style in appendLiteral(of: node, style, into: &builder) }
+            }
         case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE: break
-        case CMARK_NODE_THEMATIC_BREAK: nodes.append(element("hr"))
+        case CMARK_NODE_THEMATIC_BREAK: builder.element("hr", style) { _, _ in }
         // The alt text goes into an attribute, which is not laid out.
-        case CMARK_NODE_IMAGE: nodes.append(element("img"))
+        case CMARK_NODE_IMAGE: builder.element("img", style) { _, _ in }
         case CMARK_NODE_PARAGRAPH:
             // Paragraphs of tight list items are written without <p>.
             if let list = cmark_node_parent(node).flatMap(cmark_node_parent), cmark_node_get_type(list) == CMARK_NODE_LIST,
                cmark_node_get_list_tight(list) != 0 {
-                return appendChildren(of: node, depth: depth, to: &nodes)
+                return walkChildren(of: node, depth: depth, style: style, into: &builder)
             }
             return container("p")
-        case CMARK_NODE_HEADING: return container("h\(cmark_node_get_heading_level(node))")
+        case CMARK_NODE_HEADING: return container(headingNames[min(max(Int(cmark_node_get_heading_level(node)), 1), 6) - 1])
         case CMARK_NODE_BLOCK_QUOTE: return container("blockquote")
         case CMARK_NODE_LIST: return container(cmark_node_get_list_type(node) == CMARK_ORDERED_LIST ? "ol" : "ul")
         case CMARK_NODE_ITEM: return container("li")
         case CMARK_NODE_EMPH: return container("em")
         case CMARK_NODE_STRONG: return container("strong")
         case CMARK_NODE_LINK: return container("a")
-        default: return appendChildren(of: node, depth: depth, to: &nodes)
+        default: return walkChildren(of: node, depth: depth, style: style, into: &builder)
         }
         return true
     }
 
-    /// A node's text as the HTML parser reads it back: CR LF and CR become LF, and control
-    /// characters and noncharacters become U+FFFD (gumbo does so; browsers keep some of them).
-    private static func literal(of node: OpaquePointer) -> String {
-        guard let pointer = cmark_node_get_literal(node) else { return "" }
-        var text = String(cString: pointer)
+    @inline(__always)
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        (byte >= 0x20 && byte < 0x7F) || byte == 0x0A || byte == 0x09
+    }
+
+    private static let headingNames = ["h1", "h2", "h3", "h4", "h5", "h6"]
+
+    /// Hands a node's text to the builder, as the HTML parser would read it back (most text
+    /// passes as it is, without being copied into a string first).
+    private static func appendLiteral(of node: OpaquePointer, _ style: TextBlockBuilder.Style, into builder: inout TextBlockBuilder) {
+        guard let pointer = cmark_node_get_literal(node) else { return }
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
         // Printable ASCII, tabs and line feeds (most text) pass as they are.
-        if text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x09 }) { return text }
+        if bytes.allSatisfy(isPlain) {
+            builder.append(bytes, style)
+        } else {
+            builder.append(literal(of: String(decoding: bytes, as: UTF8.self)).utf8, style)
+        }
+    }
+
+    /// Text as the HTML parser reads it back: CR LF and CR become LF, and control characters
+    /// and noncharacters become U+FFFD (gumbo does so; browsers keep some of them).
+    private static func literal(of text: String) -> String {
+        var text = text
         if text.utf8.contains(0x0D) {
             text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
         }
