@@ -1,3 +1,4 @@
+import CCmark
 import Foundation
 import Testing
 @testable import MarqueeKit
@@ -143,6 +144,31 @@ struct MarkupTests {
             TextBlock(kind: .paragraph, runs: [TextRun("a", bold: true)]),
             TextBlock(kind: .preformatted, runs: [TextRun("x", bold: true), TextRun("")]),
         ])
+    }
+
+    /// cmark allocates from a per-thread arena (`CmarkArena`); the HTML must be what cmark makes
+    /// with its own allocator, for documents of any size and on many threads at once.
+    @Test func markdownInTheArenaMatchesCmarksOwnAllocator() {
+        func reference(_ markdown: String) -> String {
+            var markdown = markdown
+            let options = CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_SMART
+            let document = markdown.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { cmark_parse_document($0.baseAddress, $0.count, options) }
+            }!
+            defer { cmark_node_free(document) }
+            let html = cmark_render_html(document, options)!
+            defer { free(html) }
+            return String(cString: html)
+        }
+        let pieces = ["# Title\n", "Some *text* and **more** ", "- a\n- b\n", "```\ncode\n```\n", "> quote\r\n", "[link][r]\n\n[r]: https://example.org\n", "`x`", "\u{0}", "日本語 "]
+        var documents = (0..<300).map { index in (0..<(index % 13)).map { pieces[($0 * 7 + index) % pieces.count] }.joined() }
+        // Larger than the arena's chunks, and a last line without a line feed.
+        documents.append(String(repeating: "A long paragraph of words that goes on. ", count: 20_000) + "\n\n- end")
+        let rendered = documents.concurrentMap { markdown in MarkdownRenderer.render(markdown) { url, _ in url } }
+        for (index, (markdown, html)) in zip(documents, rendered).enumerated() {
+            let isSame = html == reference(markdown)
+            #expect(isSame, "document \(index) (\(markdown.utf8.count) bytes) renders differently")
+        }
     }
 
     @Test func deepMarkdownFallsBackToTheHTML() {

@@ -21,14 +21,14 @@ public enum MarkdownRenderer {
     private static func render(
         _ markdown: String, smartPunctuation: Bool, readingText: Bool, resolve: (String, URLRole) -> String?
     ) -> (html: String, textBlocks: [TextBlock]?) {
-        guard let document = parse(markdown, options: options(smartPunctuation)) else { return ("", []) }
-        defer { cmark_node_free(document) }
-        // Read before URLs are resolved, which changes no text (see textBlocks(of:)).
-        let textBlocks = readingText ? MarkdownTree.textBlocks(of: document) : nil
-        rewriteURLs(in: document, resolve: resolve)
-        guard let html = cmark_render_html(document, options(smartPunctuation)) else { return ("", textBlocks) }
-        defer { free(html) }
-        return (String(cString: html), textBlocks)
+        parse(markdown, options: options(smartPunctuation)) { document in
+            guard let document else { return ("", []) }
+            // Read before URLs are resolved, which changes no text (see textBlocks(of:)).
+            let textBlocks = readingText ? MarkdownTree.textBlocks(of: document) : nil
+            rewriteURLs(in: document, resolve: resolve)
+            guard let html = cmark_render_html(document, options(smartPunctuation)) else { return ("", textBlocks) }
+            return (String(cString: html), textBlocks)
+        }
     }
 
     /// The blocks of text in the HTML that ``render(_:smartPunctuation:resolve:)`` makes of
@@ -37,19 +37,29 @@ public enum MarkdownRenderer {
     ///
     /// URLs do not matter: a refused link keeps its text, and images have no text.
     public static func textBlocks(of markdown: String, smartPunctuation: Bool = true) -> [TextBlock]? {
-        guard let document = parse(markdown, options: options(smartPunctuation)) else { return [] }
-        defer { cmark_node_free(document) }
-        return MarkdownTree.textBlocks(of: document)
+        parse(markdown, options: options(smartPunctuation)) { document in
+            guard let document else { return [] }
+            return MarkdownTree.textBlocks(of: document)
+        }
     }
 
     private static func options(_ smartPunctuation: Bool) -> Int32 {
         CMARK_OPT_VALIDATE_UTF8 | (smartPunctuation ? CMARK_OPT_SMART : 0)
     }
 
-    private static func parse(_ markdown: String, options: Int32) -> OpaquePointer? {
-        var markdown = markdown
-        return markdown.withUTF8 { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { cmark_parse_document($0.baseAddress, $0.count, options) }
+    /// Parses `markdown` and runs `body` with the document (nil if cmark fails). The document,
+    /// and everything cmark makes from it, lives in this thread's ``CmarkArena`` until `body`
+    /// returns.
+    private static func parse<Result>(_ markdown: String, options: Int32, _ body: (OpaquePointer?) -> Result) -> Result {
+        CmarkArena.withAllocator { allocator in
+            guard let parser = cmark_parser_new_with_mem(options, allocator) else { return body(nil) }
+            var markdown = markdown
+            markdown.withUTF8 { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { cmark_parser_feed(parser, $0.baseAddress, $0.count) }
+            }
+            let document = cmark_parser_finish(parser)
+            cmark_parser_free(parser)
+            return body(document)
         }
     }
 

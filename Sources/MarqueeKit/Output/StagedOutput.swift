@@ -32,6 +32,9 @@ final class StagedOutput: Sendable {
     /// The two folders' paths with a trailing slash (read once: `URL.path` is not free).
     let outputPrefix: String, stagingPrefix: String
     private let token: String
+    /// False when the output folder did not exist as the build began: there is nothing to
+    /// compare new files with (a first build, or one into an emptied folder).
+    private let outputExisted: Bool
     /// What is known of each file added: written to the staging folder or kept from the output,
     /// its stamp (as written or as found), and the digest its maker gave.
     private struct Entry {
@@ -51,6 +54,7 @@ final class StagedOutput: Sendable {
         staging = self.output.deletingLastPathComponent().appending(path: ".\(self.output.lastPathComponent).staging-\(token)")
         outputPrefix = self.output.path + "/"
         stagingPrefix = staging.path + "/"
+        outputExisted = access(self.output.path, F_OK) == 0
         try FileIO.makeFolders(staging.path)
     }
 
@@ -60,7 +64,7 @@ final class StagedOutput: Sendable {
     /// Adds a file; safe to call from several threads. A later file with the same path replaces
     /// an earlier one. `digest` is what ``BuildState`` records for ``OutputSet/reuse(_:digest:)``.
     func put(_ path: String, _ contents: Data, digest: UInt64? = nil) throws(BuildError) {
-        if let info = FileIO.matching(outputPrefix + path, contents) {
+        if outputExisted, let info = FileIO.matching(outputPrefix + path, contents) {
             keep(path, stamp: FileStamp(info), digest: digest)
             return
         }
