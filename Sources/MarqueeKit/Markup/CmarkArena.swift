@@ -110,6 +110,11 @@ enum CmarkArena {
             return moved
         }
 
+        deinit {
+            reset()
+            for block in chunks { free(block) }
+        }
+
         /// Releases every block; keeps a few chunks for the next document.
         func reset() {
             for block in large { free(block) }
