@@ -130,10 +130,6 @@ struct MarkupTests {
         let blocks = MarkdownRenderer.textBlocks(of: markdown)
         #expect(blocks == TextBlocks.blocks(fromHTML: html))
         #expect(blocks?.isEmpty == false)
-        // The markup stage renders and reads the text in one parse; refused URLs change neither.
-        let both = MarkdownRenderer.renderWithText(markdown, smartPunctuation: true) { url, role in URLPolicy.resolveWeb(url, role: role, base: nil) }
-        #expect(both.html == html)
-        #expect(both.textBlocks == blocks)
     }
 
     @Test func preformattedBlocksKeepTheirLastLine() {

@@ -37,11 +37,7 @@ public struct LayoutPlugin: Plugin {
             context.memo.store(counts.memoText, for: key.value)
             return engine.plan(counts, hasImage: hasImage)
         }
-        for index in items.indices {
-            items[index].cell = plans[index]
-            // Layout is the last stage that reads the text blocks the markup stage kept.
-            items[index].markdownRendering?.textBlocks = nil
-        }
+        for index in items.indices { items[index].cell = plans[index] }
     }
 }
 

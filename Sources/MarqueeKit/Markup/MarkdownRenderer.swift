@@ -7,27 +7,11 @@ public enum MarkdownRenderer {
     /// Renders `markdown`; every link and image URL is passed through `resolve` first (return
     /// nil to drop the URL, leaving the text).
     public static func render(_ markdown: String, smartPunctuation: Bool = true, resolve: (String, URLRole) -> String?) -> String {
-        render(markdown, smartPunctuation: smartPunctuation, readingText: false, resolve: resolve).html
-    }
-
-    /// Renders `markdown` as ``render(_:smartPunctuation:resolve:)`` does and reads its
-    /// ``textBlocks(of:smartPunctuation:)`` from the same parse.
-    static func renderWithText(
-        _ markdown: String, smartPunctuation: Bool, resolve: (String, URLRole) -> String?
-    ) -> (html: String, textBlocks: [TextBlock]?) {
-        render(markdown, smartPunctuation: smartPunctuation, readingText: true, resolve: resolve)
-    }
-
-    private static func render(
-        _ markdown: String, smartPunctuation: Bool, readingText: Bool, resolve: (String, URLRole) -> String?
-    ) -> (html: String, textBlocks: [TextBlock]?) {
         parse(markdown, options: options(smartPunctuation)) { document in
-            guard let document else { return ("", []) }
-            // Read before URLs are resolved, which changes no text (see textBlocks(of:)).
-            let textBlocks = readingText ? MarkdownTree.textBlocks(of: document) : nil
+            guard let document else { return "" }
             rewriteURLs(in: document, resolve: resolve)
-            guard let html = cmark_render_html(document, options(smartPunctuation)) else { return ("", textBlocks) }
-            return (String(cString: html), textBlocks)
+            guard let html = cmark_render_html(document, options(smartPunctuation)) else { return "" }
+            return String(cString: html)
         }
     }
 

@@ -15,37 +15,31 @@ public struct MarkupPlugin: Plugin {
     /// Sets every item's `bodyHTML`; results for unchanged descriptions come from the memo of
     /// the last build (except Markdown that copies local images).
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
-        let rendered = items.concurrentMap { render($0.body, context: context) }
+        let html = items.concurrentMap { render($0.body, context: context) }
         for index in items.indices {
-            items[index].bodyHTML = rendered[index].html
-            if case .markdown = items[index].body {
-                items[index].markdownRendering = MarkdownRendering(
-                    html: rendered[index].html, smartPunctuation: smartPunctuation, textBlocks: rendered[index].textBlocks)
-            }
+            items[index].bodyHTML = html[index]
+            if case .markdown = items[index].body { items[index].markdownRendering = (html[index], smartPunctuation) }
         }
     }
 
-    /// The safe HTML of `markup`, and for Markdown rendered now, its text blocks (read from the
-    /// same parse for the stages that measure text).
-    func render(_ markup: Markup, context: BuildContext) -> (html: String, textBlocks: [TextBlock]?) {
+    func render(_ markup: Markup, context: BuildContext) -> String {
         switch markup {
         case .text(let text):
-            return (text.isEmpty ? "" : "<p>" + HTMLEscape.text(text).replacingOccurrences(of: "\n", with: "<br>") + "</p>", nil)
+            return text.isEmpty ? "" : "<p>" + HTMLEscape.text(text).replacingOccurrences(of: "\n", with: "<br>") + "</p>"
         case .html(let html, let base):
-            let safe = context.memo.value(for: memoKey("html", html, base?.absoluteString)) {
+            return context.memo.value(for: memoKey("html", html, base?.absoluteString)) {
                 HTMLSanitizer(base: base).sanitize(html)
             }
-            return (safe, nil)
         case .markdown(let markdown, let base):
             let key = memoKey("markdown", markdown, base?.path)
-            if let known = context.memo.value(for: key) { return (known, nil) }
+            if let known = context.memo.value(for: key) { return known }
             // Local images are copied into the site as a side effect: such results are not reused.
             var touchedLocalFiles = false
-            let rendered = MarkdownRenderer.renderWithText(markdown, smartPunctuation: smartPunctuation) { url, role in
+            let html = MarkdownRenderer.render(markdown, smartPunctuation: smartPunctuation) { url, role in
                 resolveLocal(url, role: role, base: base, context: context, touchedLocalFiles: &touchedLocalFiles)
             }
-            if !touchedLocalFiles { context.memo.store(rendered.html, for: key) }
-            return rendered
+            if !touchedLocalFiles { context.memo.store(html, for: key) }
+            return html
         }
     }
 

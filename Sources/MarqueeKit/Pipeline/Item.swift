@@ -83,9 +83,10 @@ public struct Item: Sendable {
         get { storage.fields.metadata }
         set { writable.fields.metadata = newValue }
     }
-    /// What the markup stage made of a Markdown `body`: while `bodyHTML` is still its HTML, the
-    /// text is known without parsing the HTML.
-    var markdownRendering: MarkdownRendering? {
+    /// The HTML the markup stage made of a Markdown `body`, with its setting: while `bodyHTML`
+    /// is still this HTML, its text can be read from the Markdown (faster than parsing the HTML).
+    /// Holds no copy: it shares the string's storage with `bodyHTML`.
+    var markdownRendering: (html: String, smartPunctuation: Bool)? {
         get { storage.fields.markdownRendering }
         set { writable.fields.markdownRendering = newValue }
     }
@@ -119,7 +120,7 @@ public struct Item: Sendable {
         var cell: CellPlan?
         var badges: [String]
         var metadata: ItemMetadata
-        var markdownRendering: MarkdownRendering?
+        var markdownRendering: (html: String, smartPunctuation: Bool)?
     }
 
     /// Holds the fields. Changed only through `writable`, which first makes it this item's own:
@@ -181,22 +182,12 @@ extension Item {
     /// The blocks of text in `bodyHTML`: read from the Markdown it was made from unless a plugin
     /// has changed the HTML since, parsed from the HTML otherwise.
     var bodyTextBlocks: [TextBlock] {
-        if let rendering = markdownRendering, rendering.html == bodyHTML, case .markdown(let markdown, _) = body {
-            if let blocks = rendering.textBlocks ?? MarkdownRenderer.textBlocks(of: markdown, smartPunctuation: rendering.smartPunctuation) {
-                return blocks
-            }
+        if let rendering = markdownRendering, rendering.html == bodyHTML, case .markdown(let markdown, _) = body,
+           let blocks = MarkdownRenderer.textBlocks(of: markdown, smartPunctuation: rendering.smartPunctuation) {
+            return blocks
         }
         return TextBlocks.blocks(fromHTML: bodyHTML)
     }
-}
-
-/// The HTML the markup stage made of a Markdown description, with its setting, and the text
-/// blocks it read from the same parse (nil when the HTML came from the memo of the last build).
-/// Holds no copy of the HTML: it shares the string's storage with `bodyHTML`.
-struct MarkdownRendering: Sendable {
-    var html: String
-    var smartPunctuation: Bool
-    var textBlocks: [TextBlock]?
 }
 
 /// A description in the form its source gave it.
