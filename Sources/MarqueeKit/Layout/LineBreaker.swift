@@ -48,38 +48,48 @@ public struct LineBreaker: Sendable {
     /// Measures `runs` at `size` pixels. In `preformatted` text, spaces are kept as part of the line.
     public func measure(_ runs: [TextRun], size: Double, preformatted: Bool = false) -> MeasuredText {
         var text = MeasuredText()
-        text.advances.reserveCapacity(runs.reduce(0) { $0 + $1.text.utf8.count })
+        // A character takes at least a byte: the advances fit in an array of the byte count,
+        // written through a pointer and cut to the characters' count at the end. Words take a
+        // few bytes each, with a space piece between two.
+        let byteCount = runs.reduce(0) { $0 + $1.text.utf8.count }
+        text.advances = [Double](repeating: 0, count: byteCount)
+        text.pieces.reserveCapacity(byteCount / 3 + 4)
+        var count = 0
         var cutter = Cutter()
         let tables = asciiTables.first(where: { $0.size == size })
         let asciiClasses = Self.asciiBreakClasses
-        for run in runs {
-            let ascii = (run.bold ? tables?.bold : tables?.regular) ?? []
-            var string = run.text
-            // Read as UTF-8 bytes with table lookups for ASCII: iterating `unicodeScalars` and
-            // checked array reads cost more than the rest of measuring.
-            string.withUTF8 { bytes in
-                ascii.withUnsafeBufferPointer { ascii in
-                    asciiClasses.withUnsafeBufferPointer { asciiClasses in
-                        var offset = 0
-                        while offset < bytes.count {
-                            let scalar = Self.scalar(in: bytes, at: &offset)
-                            let breakClass: BreakClass
-                            let advance: Double
-                            if scalar.value < ascii.count, ascii[Int(scalar.value)] >= 0 {
-                                breakClass = asciiClasses[Int(scalar.value)]
-                                advance = breakClass == .forcedBreak ? 0 : ascii[Int(scalar.value)]
-                            } else {
-                                breakClass = Self.breakClass(of: scalar)
-                                advance = breakClass == .forcedBreak ? 0 : measurer.advance(of: scalar, bold: run.bold, size: size)
-                                if breakClass != .forcedBreak, text.isCovered, !measurer.isCovered(scalar) { text.isCovered = false }
+        text.advances.withUnsafeMutableBufferPointer { advances in
+            for run in runs {
+                let ascii = (run.bold ? tables?.bold : tables?.regular) ?? []
+                var string = run.text
+                // Read as UTF-8 bytes with table lookups for ASCII: iterating `unicodeScalars` and
+                // checked array reads cost more than the rest of measuring.
+                string.withUTF8 { bytes in
+                    ascii.withUnsafeBufferPointer { ascii in
+                        asciiClasses.withUnsafeBufferPointer { asciiClasses in
+                            var offset = 0
+                            while offset < bytes.count {
+                                let scalar = Self.scalar(in: bytes, at: &offset)
+                                let breakClass: BreakClass
+                                let advance: Double
+                                if scalar.value < ascii.count, ascii[Int(scalar.value)] >= 0 {
+                                    breakClass = asciiClasses[Int(scalar.value)]
+                                    advance = breakClass == .forcedBreak ? 0 : ascii[Int(scalar.value)]
+                                } else {
+                                    breakClass = Self.breakClass(of: scalar)
+                                    advance = breakClass == .forcedBreak ? 0 : measurer.advance(of: scalar, bold: run.bold, size: size)
+                                    if breakClass != .forcedBreak, text.isCovered, !measurer.isCovered(scalar) { text.isCovered = false }
+                                }
+                                cutter.add(breakClass, advance, at: count, preformatted: preformatted, into: &text.pieces)
+                                advances[count] = advance
+                                count += 1
                             }
-                            cutter.add(breakClass, advance, at: text.advances.count, preformatted: preformatted, into: &text.pieces)
-                            text.advances.append(advance)
                         }
                     }
                 }
             }
         }
+        text.advances.removeLast(byteCount - count)
         cutter.flushWord(into: &text.pieces)
         return text
     }

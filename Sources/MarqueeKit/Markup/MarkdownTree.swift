@@ -37,41 +37,41 @@ enum MarkdownTree {
     private static func walk(
         _ node: OpaquePointer, depth: Int, style: TextBlockBuilder.Style, into builder: inout TextBlockBuilder
     ) -> Bool {
-        /// The element `name` holding the node's children.
-        func container(_ name: String) -> Bool {
+        /// An element of `role` holding the node's children.
+        func container(_ role: TextBlockBuilder.Role) -> Bool {
             var isShallow = true
-            builder.element(name, style) { builder, style in
+            builder.element(role, style) { builder, style in
                 isShallow = walkChildren(of: node, depth: depth, style: style, into: &builder)
             }
             return isShallow
         }
         switch cmark_node_get_type(node) {
         case CMARK_NODE_TEXT: appendLiteral(of: node, style, into: &builder)
-        case CMARK_NODE_CODE: builder.element("code", style) { builder, style in appendLiteral(of: node, style, into: &builder) }
+        case CMARK_NODE_CODE: builder.element(.inline, style) { builder, style in appendLiteral(of: node, style, into: &builder) }
         case CMARK_NODE_SOFTBREAK: builder.append("\n".utf8, style)
-        case CMARK_NODE_LINEBREAK: builder.element("br", style) { _, _ in }
+        case CMARK_NODE_LINEBREAK: builder.element(.lineBreak, style) { _, _ in }
         case CMARK_NODE_CODE_BLOCK:
-            builder.element("pre", style) { builder, style in
-                builder.element("code", style) { builder, style in appendLiteral(of: node, style, into: &builder) }
+            builder.element(.preformatted, style) { builder, style in
+                builder.element(.inline, style) { builder, style in appendLiteral(of: node, style, into: &builder) }
             }
         case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE: break
-        case CMARK_NODE_THEMATIC_BREAK: builder.element("hr", style) { _, _ in }
+        case CMARK_NODE_THEMATIC_BREAK: builder.element(.thematicBreak, style) { _, _ in }
         // The alt text goes into an attribute, which is not laid out.
-        case CMARK_NODE_IMAGE: builder.element("img", style) { _, _ in }
+        case CMARK_NODE_IMAGE: builder.element(.skipped, style) { _, _ in }
         case CMARK_NODE_PARAGRAPH:
             // Paragraphs of tight list items are written without <p>.
             if let list = cmark_node_parent(node).flatMap(cmark_node_parent), cmark_node_get_type(list) == CMARK_NODE_LIST,
                cmark_node_get_list_tight(list) != 0 {
                 return walkChildren(of: node, depth: depth, style: style, into: &builder)
             }
-            return container("p")
-        case CMARK_NODE_HEADING: return container(headingNames[min(max(Int(cmark_node_get_heading_level(node)), 1), 6) - 1])
-        case CMARK_NODE_BLOCK_QUOTE: return container("blockquote")
-        case CMARK_NODE_LIST: return container(cmark_node_get_list_type(node) == CMARK_ORDERED_LIST ? "ol" : "ul")
-        case CMARK_NODE_ITEM: return container("li")
-        case CMARK_NODE_EMPH: return container("em")
-        case CMARK_NODE_STRONG: return container("strong")
-        case CMARK_NODE_LINK: return container("a")
+            return container(.paragraph)
+        case CMARK_NODE_HEADING: return container(.heading)
+        case CMARK_NODE_BLOCK_QUOTE: return container(.paragraph)
+        case CMARK_NODE_LIST: return container(.list)
+        case CMARK_NODE_ITEM: return container(.listItem)
+        case CMARK_NODE_EMPH: return container(.inline)
+        case CMARK_NODE_STRONG: return container(.strong)
+        case CMARK_NODE_LINK: return container(.inline)
         default: return walkChildren(of: node, depth: depth, style: style, into: &builder)
         }
         return true
@@ -81,8 +81,6 @@ enum MarkdownTree {
     private static func isPlain(_ byte: UInt8) -> Bool {
         (byte >= 0x20 && byte < 0x7F) || byte == 0x0A || byte == 0x09
     }
-
-    private static let headingNames = ["h1", "h2", "h3", "h4", "h5", "h6"]
 
     /// Hands a node's text to the builder, as the HTML parser would read it back (most text
     /// passes as it is, without being copied into a string first).

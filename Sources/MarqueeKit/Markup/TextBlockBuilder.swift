@@ -23,40 +23,82 @@ struct TextBlockBuilder {
     private var kind: TextBlock.Kind = .paragraph
     private var lastWasSpace = true
 
+    /// How an element's content is laid out, which is all the builder needs of its name.
+    enum Role {
+        case lineBreak
+        /// Not laid out as text (images, scripts, styles).
+        case skipped
+        case listItem
+        case list
+        case preformatted
+        /// Any other element: a block or not, bold or not.
+        case other(isBlock: Bool, isBold: Bool)
+
+        /// The role of the element named `name` (lowercase).
+        init(_ name: String) {
+            switch name {
+            case "br": self = .lineBreak
+            case "img", "script", "style": self = .skipped
+            case "li": self = .listItem
+            case "ul", "ol": self = .list
+            case "pre": self = .preformatted
+            default:
+                self = .other(
+                    isBlock: TextBlockBuilder.blockElements.contains(name),
+                    isBold: name == "strong" || name == "b" || name == "th" || name.first == "h" && name.utf8.count == 2)
+            }
+        }
+
+        /// `p`, `blockquote`
+        static let paragraph = Role.other(isBlock: true, isBold: false)
+        /// `h1`…`h6`
+        static let heading = Role.other(isBlock: true, isBold: true)
+        /// `hr` (bold by the name rule, like the headings; it holds no text)
+        static let thematicBreak = Role.other(isBlock: true, isBold: true)
+        /// `strong`, `b`
+        static let strong = Role.other(isBlock: false, isBold: true)
+        /// `em`, `a`, `code` and other inline elements
+        static let inline = Role.other(isBlock: false, isBold: false)
+    }
+
     /// Takes an element named `name` (lowercase); `content` hands its children over, in the
     /// style they inherit.
     mutating func element(_ name: String, _ style: Style, content: (inout TextBlockBuilder, Style) -> Void) {
+        element(Role(name), style, content: content)
+    }
+
+    /// Takes an element of a known role (cmark's nodes map to roles without naming them).
+    mutating func element(_ role: Role, _ style: Style, content: (inout TextBlockBuilder, Style) -> Void) {
         var inner = style
-        switch name {
-        case "br":
+        switch role {
+        case .lineBreak:
             appendRaw("\n".utf8, bold: style.bold)
             lastWasSpace = true
-        case "img", "script", "style":
+        case .skipped:
             return
-        case "li":
+        case .listItem:
             finishBlock()
             kind = .listItem(level: max(1, style.listLevel))
             content(&self, style)
             finishBlock()
-        case "ul", "ol":
+        case .list:
             finishBlock()
             inner.listLevel += 1
             content(&self, inner)
             finishBlock()
-        case "pre":
+        case .preformatted:
             finishBlock()
             kind = .preformatted
             inner.preformatted = true
             content(&self, inner)
             finishBlock()
-        default:
-            let isBlock = Self.blockElements.contains(name)
+        case .other(let isBlock, let isBold):
             if isBlock {
                 finishBlock()
                 // A paragraph inside a list item (a "loose" list) keeps the item's indent.
                 if style.listLevel > 0 { kind = .listItem(level: style.listLevel) }
             }
-            inner.bold = style.bold || name == "strong" || name == "b" || name == "th" || name.first == "h" && name.utf8.count == 2
+            inner.bold = style.bold || isBold
             content(&self, inner)
             if isBlock { finishBlock() }
         }
