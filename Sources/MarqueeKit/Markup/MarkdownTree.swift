@@ -5,7 +5,8 @@ import Foundation
 /// cmark's tree into a ``TextBlockBuilder``: what the builder would get from parsing that HTML,
 /// so that the layout stage can measure a Markdown description without parsing its HTML.
 ///
-/// Only what the builder reads is handed over: element names and text, no attributes.
+/// Only what the builder reads is handed over: each element's role (a paragraph, a list item,
+/// bold, …) and the text, no attributes.
 /// Whitespace that the renderer writes between blocks is left out, because text collapsing drops
 /// it at every place it can appear. Raw HTML is left out as safe mode replaces it with a comment.
 /// The fuzz target `markdown` checks that the result equals the reparsed HTML's blocks.

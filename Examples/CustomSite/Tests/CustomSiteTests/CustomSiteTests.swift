@@ -9,7 +9,11 @@ struct CustomSiteTests {
 
     @Test func buildsTheCSVFilmsAndTheMovieListWithReadingTimeBadges() async throws {
         let output = FileManager.default.temporaryDirectory.appending(path: "custom-site-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: output) }
+        // The build's state for this output goes into the example's .marquee-cache: removed too.
+        defer {
+            try? FileManager.default.removeItem(at: output)
+            try? FileManager.default.removeItem(at: root.appending(path: ".marquee-cache"))
+        }
         let report = try await SiteBuilder(site: try CustomSite.make(root: root, output: output)).build()
         // 4 films from the CSV and 2 movies from the config's own source.
         #expect(report.items == 6)
