@@ -67,9 +67,13 @@ final class MovieFuzzing: @unchecked Sendable {
     let source: MovieListSource
     let context: BuildContext
 
+    /// This process's site folder, removed when the process exits.
+    static let folder = FileManager.default.temporaryDirectory.appending(path: "marquee-fuzz-\(getpid())")
+
     init() {
-        let root = FileManager.default.temporaryDirectory.appending(path: "marquee-fuzz-\(getpid())")
+        let root = Self.folder
         try? FileManager.default.createDirectory(at: root.appending(path: "Content"), withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: MovieFuzzing.folder) }
         file = root.appending(path: "Content/movies.json")
         source = MovieListSource(name: "fuzz", file: file)
         let theme = try! Theme.load(siteRoot: root)
