@@ -60,6 +60,7 @@ let package = Package(
             name: "MarqueeKitTests",
             dependencies: [
                 "MarqueeKit", "MarqueeServer",
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // A real HTTP server on 127.0.0.1 for the fetching tests.
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Builds the values templates see. Everything is plain data (strings, bools, arrays,
-/// dictionaries); Mustache escapes `{{name}}` and leaves `{{{name}}}` (safe HTML) as is.
+/// Builds the values templates see. Everything is plain data (text, bools, numbers, arrays,
+/// dictionaries; text as ``TemplateText``); Mustache escapes `{{name}}` and leaves `{{{name}}}`
+/// (safe HTML) as is.
 struct PageContext {
     let context: BuildContext
 
@@ -9,14 +10,14 @@ struct PageContext {
 
     func site(root: String) -> [String: Any] {
         var values: [String: Any] = [
-            "title": context.config.title,
-            "description": context.config.description,
-            "language": context.config.language,
-            "root": root,
-            "home": root.isEmpty ? "./" : root,
-            "searchIndex": root + SiteFilesWriter.searchIndexPath,
+            "title": TemplateText(context.config.title),
+            "description": TemplateText(context.config.description),
+            "language": TemplateText(context.config.language),
+            "root": TemplateText(root),
+            "home": TemplateText(root.isEmpty ? "./" : root),
+            "searchIndex": TemplateText(root + SiteFilesWriter.searchIndexPath),
         ]
-        if context.config.baseURL != nil { values["feed"] = root + AtomFeedWriter.path }
+        if context.config.baseURL != nil { values["feed"] = TemplateText(root + AtomFeedWriter.path) }
         return values
     }
 
@@ -33,17 +34,17 @@ struct PageContext {
         }
         var values = common(item, root: root)
         values["isImage"] = plan.template == .image
-        values["classes"] = classes.joined(separator: " ")
-        values["style"] = style.joined(separator: ";")
-        values["plan"] = planSummary.joined(separator: " ") + (plan.isEstimated ? " estimated" : "")
-        values["url"] = root + "items/\(item.slug)/"
+        values["classes"] = TemplateText(classes.joined(separator: " "))
+        values["style"] = TemplateText(style.joined(separator: ";"))
+        values["plan"] = TemplateText(planSummary.joined(separator: " ") + (plan.isEstimated ? " estimated" : ""))
+        values["url"] = TemplateText(root + "items/\(item.slug)/")
         if let image = ImageChoice.bestFit(item.images, box: metrics.imageBox) {
             var imageValues: [String: Any] = [
-                "src": SiteURL.resolve(image.url, root: root),
+                "src": TemplateText(SiteURL.resolve(image.url, root: root)),
                 "size": Int(metrics.imageBox),
-                "sizes": "\(Int(metrics.imageBox))px",
+                "sizes": TemplateText("\(Int(metrics.imageBox))px"),
             ]
-            if let srcset = ImageChoice.srcset(item.images, root: root) { imageValues["srcset"] = srcset }
+            if let srcset = ImageChoice.srcset(item.images, root: root) { imageValues["srcset"] = TemplateText(srcset) }
             values["image"] = imageValues
         }
         return values
@@ -52,7 +53,7 @@ struct PageContext {
     func detail(_ item: Item, root: String) -> [String: Any] {
         var values = common(item, root: root)
         if let image = ImageChoice.largest(item.images) {
-            var imageValues: [String: Any] = ["src": SiteURL.resolve(image.url, root: root)]
+            var imageValues: [String: Any] = ["src": TemplateText(SiteURL.resolve(image.url, root: root))]
             if let width = image.width, let height = image.height {
                 imageValues["width"] = width
                 imageValues["height"] = height
@@ -64,22 +65,22 @@ struct PageContext {
 
     private func common(_ item: Item, root: String) -> [String: Any] {
         var values: [String: Any] = [
-            "id": item.id,
-            "slug": item.slug,
-            "title": item.title,
-            "intro": item.intro,
-            "source": item.source,
-            "descriptionHTML": SiteURL.resolveMarkers(in: item.bodyHTML, root: root),
+            "id": TemplateText(item.id),
+            "slug": TemplateText(item.slug),
+            "title": TemplateText(item.title),
+            "intro": TemplateText(item.intro),
+            "source": TemplateText(item.source),
+            "descriptionHTML": TemplateText(SiteURL.resolveMarkers(in: item.bodyHTML, root: root)),
             "hasDescription": !item.bodyHTML.isEmpty,
-            "tags": item.tags,
-            "badges": item.badges,
-            "meta": item.metadata.templateValues,
+            "tags": item.tags.templateTexts,
+            "badges": item.badges.templateTexts,
+            "meta": item.metadata.templateValues.mapValues(TemplateText.init),
         ]
-        if let link = item.link { values["link"] = link }
-        if let author = item.author, !author.isEmpty { values["author"] = author }
+        if let link = item.link { values["link"] = TemplateText(link) }
+        if let author = item.author, !author.isEmpty { values["author"] = TemplateText(author) }
         if let date = item.date {
-            values["date"] = DateText.display(date)
-            values["dateISO"] = DateText.iso8601(date)
+            values["date"] = TemplateText(DateText.display(date))
+            values["dateISO"] = TemplateText(DateText.iso8601(date))
         }
         return values
     }

@@ -53,7 +53,7 @@ struct PageRenderer {
             throw BuildError(file: "Templates/\(template).mustache", "the template is missing.")
         }
         var layout = layoutValues(template, bodyValues, path: path, title: title, description: description, image: image, root: root)
-        layout["content"] = body
+        layout["content"] = TemplateText(body)
         guard let page = theme.templates.render(layout, withTemplate: "layout") else {
             throw BuildError(file: "Templates/layout.mustache", "the template is missing.")
         }
@@ -68,23 +68,26 @@ struct PageRenderer {
         let assets = theme.assets
         var layout: [String: Any] = [
             "site": bodyValues["site"] ?? values.site(root: root),
-            "title": title,
-            "description": TextTruncation.truncate(description, to: 300),
-            "root": root,
-            "stylesheet": root + assets.stylesheet,
-            "script": root + assets.script,
-            "filterScript": root + assets.filterScript,
-            "fontPreload": root + assets.regularFont,
-            "fontPreloadBold": root + assets.boldFont,
+            "title": TemplateText(title),
+            "description": TemplateText(TextTruncation.truncate(description, to: 300)),
+            "root": TemplateText(root),
+            "stylesheet": TemplateText(root + assets.stylesheet),
+            "script": TemplateText(root + assets.script),
+            "filterScript": TemplateText(root + assets.filterScript),
+            "fontPreload": TemplateText(root + assets.regularFont),
+            "fontPreloadBold": TemplateText(root + assets.boldFont),
         ]
         if let canonical = absoluteURL(ofPage: path) {
-            layout["canonical"] = canonical
-            var og: [String: Any] = ["url": canonical, "type": template == "item" ? "article" : "website", "title": title, "description": description]
+            layout["canonical"] = TemplateText(canonical)
+            var og: [String: Any] = [
+                "url": TemplateText(canonical), "type": TemplateText(template == "item" ? "article" : "website"),
+                "title": TemplateText(title), "description": TemplateText(description),
+            ]
             if let image, let imageURL = absoluteURL(ofImage: image) {
-                og["image"] = imageURL
-                og["card"] = "summary_large_image"
+                og["image"] = TemplateText(imageURL)
+                og["card"] = TemplateText("summary_large_image")
             } else {
-                og["card"] = "summary"
+                og["card"] = TemplateText("summary")
             }
             layout["og"] = og
         }

@@ -65,13 +65,16 @@ public struct PageWriter: Plugin {
                 description: config.description, into: output
             ) {
                 var values = renderer.common(root: root)
-                values["heading"] = listing.heading
+                values["heading"] = TemplateText(listing.heading)
                 values["isGallery"] = listing.isGallery
                 values["items"] = page.items.map { renderer.cell($0, root: root) }
                 values["count"] = listing.items.count
-                values["expand"] = config.expand.rawValue
+                values["expand"] = TemplateText(config.expand.rawValue)
                 values["sources"] = shownSources.isEmpty ? [] : sources.map { source -> [String: Any] in
-                    ["name": source.key, "url": root + shownSources[source.key]!, "current": listing.folder == shownSources[source.key]!]
+                    [
+                        "name": TemplateText(source.key), "url": TemplateText(root + shownSources[source.key]!),
+                        "current": listing.folder == shownSources[source.key]!,
+                    ]
                 }
                 values["pagination"] = Self.pagination(listing, current: page.number, total: page.total, root: root)
                 return values
@@ -92,9 +95,9 @@ public struct PageWriter: Plugin {
             ) {
                 var values = renderer.common(root: root)
                 var detail = renderer.detail(item, root: root)
-                detail["back"] = root + home + "#cell-\(item.slug)"
-                if let authorFolder { detail["authorURL"] = root + authorFolder }
-                if let sourceFolder { detail["sourceURL"] = root + sourceFolder }
+                detail["back"] = TemplateText(root + home + "#cell-\(item.slug)")
+                if let authorFolder { detail["authorURL"] = TemplateText(root + authorFolder) }
+                if let sourceFolder { detail["sourceURL"] = TemplateText(root + sourceFolder) }
                 values["item"] = detail
                 return values
             }
@@ -140,11 +143,11 @@ public struct PageWriter: Plugin {
         var pages: [[String: Any]] = []
         for (position, number) in shown.enumerated() {
             if position > 0 && number > shown[position - 1] + 1 { pages.append(["gap": true]) }
-            pages.append(["number": number, "url": url(number), "current": number == current, "gap": false])
+            pages.append(["number": number, "url": TemplateText(url(number)), "current": number == current, "gap": false])
         }
         var values: [String: Any] = ["pages": pages, "current": current, "total": total]
-        if current > 1 { values["previous"] = url(current - 1) }
-        if current < total { values["next"] = url(current + 1) }
+        if current > 1 { values["previous"] = TemplateText(url(current - 1)) }
+        if current < total { values["next"] = TemplateText(url(current + 1)) }
         return values
     }
 
