@@ -135,6 +135,8 @@ public struct SiteBuilder: Sendable {
             throw error
         }
         timings.lap("commit")
+        // The memo (megabytes for a large site) is written while the state is made and written.
+        async let memoSaved: Void = memo.save()
         let recorded = staged.recorded()
         let pages = recorded.stamps.keys.filter(OutputFile.isPage).count
         let state = BuildState(
@@ -143,9 +145,8 @@ public struct SiteBuilder: Sendable {
             folders: BuildState.folderStamps(
                 holding: recorded.stamps, in: site.output, known: listing != nil ? previous : nil, changes: result.changes))
         state.save(for: site)
-        timings.lap("save state")
-        memo.save()
-        timings.lap("save memo")
+        await memoSaved
+        timings.lap("save state and memo")
         if ProcessInfo.processInfo.environment["MARQUEE_TIMINGS"] != nil { progress(timings.summary) }
         keepUntilExit(items, memo, previous as Any, state, staged, listing as Any)
         return BuildReport(
