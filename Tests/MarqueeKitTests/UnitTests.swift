@@ -233,6 +233,24 @@ struct LayoutEngineTests {
         #expect(abs(m - 1767.0 / 2048.0 * 15) < 0.001)
     }
 
+    /// A font that is missing, a folder, or not a font fails the build naming the file.
+    @Test func unusableFontsNameTheFile() {
+        let readme = TestSupport.repository.appending(path: "README.md")
+        let cases: [(URL, String)] = [
+            (URL(fileURLWithPath: "/nonexistent/marquee-font.ttf"), "cannot read the theme's font"),
+            (TestSupport.repository, "cannot read the theme's font"),
+            (readme, "not a usable TrueType/OpenType font"),
+        ]
+        for (url, reason) in cases {
+            var metrics = ThemeMetrics()
+            metrics.regularFont = url
+            #expect { _ = try Theme.load(siteRoot: TestSupport.repository, metrics: metrics).measurer } throws: { error in
+                let message = (error as? BuildError)?.description ?? ""
+                return message.contains(url.path) && message.contains(reason)
+            }
+        }
+    }
+
     @Test func basicCellsCollapseToThreeLines() {
         let long = [TextBlock(kind: .paragraph, runs: [TextRun(String(repeating: "lorem ipsum dolor ", count: 40))])]
         let plan = engine.plan(title: "A title", description: long, hasImage: false)

@@ -22,11 +22,12 @@ public struct FontMetrics: Sendable {
         } catch {
             throw BuildError(file: url.path, "cannot read the theme's font. Install it with `apt-get install fonts-dejavu-core` (scripts/setup does this).")
         }
-        try self.init(bytes: [UInt8](data), of: url)
+        let parsed = data.withUnsafeBytes { bytes in Result { () throws(BuildError) in try Self(bytes: bytes, of: url) } }
+        self = try parsed.get()
     }
 
     /// Reads the font file `url` whose bytes are already in memory.
-    init(bytes: [UInt8], of url: URL) throws(BuildError) {
+    init(bytes: UnsafeRawBufferPointer, of url: URL) throws(BuildError) {
         do {
             try self.init(bytes: bytes)
         } catch {
@@ -36,7 +37,7 @@ public struct FontMetrics: Sendable {
 
     struct FontError: Error { let reason: String }
 
-    init(bytes: [UInt8]) throws(FontError) {
+    init(bytes: UnsafeRawBufferPointer) throws(FontError) {
         let reader = ByteReader(bytes: bytes)
         guard let tableCount = reader.u16(4) else { throw FontError(reason: "no table directory") }
         var tables: [String: Int] = [:]
@@ -139,7 +140,7 @@ public struct FontMetrics: Sendable {
 
 /// Big-endian reads that return nil past the end instead of trapping.
 private struct ByteReader {
-    let bytes: [UInt8]
+    let bytes: UnsafeRawBufferPointer
 
     func u16(_ offset: Int) -> UInt16? {
         guard offset >= 0, offset + 2 <= bytes.count else { return nil }
@@ -153,6 +154,6 @@ private struct ByteReader {
 
     func tag(_ offset: Int) -> String? {
         guard offset >= 0, offset + 4 <= bytes.count else { return nil }
-        return String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 4]), as: UTF8.self)
     }
 }
