@@ -231,6 +231,8 @@ struct LayoutEngineTests {
         #expect(measurer.width(of: "M", bold: true, size: 15) > m)
         // DejaVu Sans: 'M' advances 1767 of 2048 units.
         #expect(abs(m - 1767.0 / 2048.0 * 15) < 0.001)
+        // Read straight from the file, outside the theme's cache: the same advance.
+        #expect(try FontMetrics(contentsOf: ThemeMetrics().regularFont).advance(of: "M", size: 15) == m)
     }
 
     /// A font that is missing, a folder, or not a font fails the build naming the file.

@@ -4,8 +4,8 @@ import Mustache
 /// (sections, `{{.}}`, transforms such as `uppercased(title)` or `sorted(tags)`), but answers
 /// swift-mustache's questions itself. For a plain `String`, every `{{name}}` costs the renderer
 /// several failed dynamic casts (optional? custom renderable?) and `String(describing:)`, and a
-/// lookup inside `{{#name}}` reflects the string with `Mirror`; those were a fifth of a large
-/// build's rendering time.
+/// lookup inside `{{#name}}` reflects the string with `Mirror`. Text passed this way renders
+/// about a tenth faster (see BENCHMARKS.md, session 6).
 struct TemplateText: MustacheCustomRenderable, MustacheParent, MustacheTransformable, Comparable {
     let text: String
 
