@@ -479,6 +479,36 @@ struct PaginationTests {
     }
 }
 
+@Suite("Theme fonts", .removesTemporaryFolders)
+struct ThemeFontTests {
+    /// Fonts are mapped once per process; a font rewritten in place (as `cp` does) between two
+    /// builds of one process (`marquee serve`) is read again, even when it shrank.
+    @Test func aFontRewrittenInPlaceIsReadAgain() throws {
+        let regular = try Data(contentsOf: ThemeMetrics().regularFont)
+        let bold = try Data(contentsOf: ThemeMetrics().boldFont)
+        let font = try TestSupport.temporaryFolder().appending(path: "font.ttf")
+        func rewrite(_ data: Data) throws {
+            let handle = try FileHandle(forWritingTo: font)
+            try handle.truncate(atOffset: 0)
+            try handle.write(contentsOf: data)
+            try handle.close()
+        }
+        try regular.write(to: font)
+        let fonts = FontCache.shared
+        #expect(try fonts.bytes(of: font) == regular)
+        let regularM = try fonts.metrics(for: font).advance(of: "M", size: 15)
+
+        try rewrite(bold)
+        #expect(try fonts.bytes(of: font) == bold)
+        let boldM = try fonts.metrics(for: font).advance(of: "M", size: 15)
+        #expect(regularM != nil && boldM != nil && regularM != boldM)
+
+        try rewrite(Data("not a font".utf8))
+        #expect(try fonts.bytes(of: font) == Data("not a font".utf8))
+        #expect(throws: BuildError.self) { try fonts.metrics(for: font) }
+    }
+}
+
 @Suite("Template values")
 struct TemplateValueTests {
     /// Renders `template` with `values`, once as plain strings and once with every string made a

@@ -99,7 +99,7 @@ struct FastHTMLContentType: MustacheContentType {
 }
 
 /// Font files are mapped into memory and parsed once per process, however many builds run (the
-/// preview server rebuilds).
+/// preview server rebuilds), and again only when a file changes on disk.
 final class FontCache: Sendable {
     static let shared = FontCache()
     private let cache = Locked<[String: FontMetrics]>([:])
@@ -112,30 +112,55 @@ final class FontCache: Sendable {
 
     /// The font's metrics, parsed from the mapped file.
     func metrics(for url: URL) throws(BuildError) -> FontMetrics {
+        let file = try file(url)
         if let known = cache.withLock({ $0[url.path] }) { return known }
-        let metrics = try FontMetrics(bytes: try file(url).bytes, of: url)
+        let metrics = try FontMetrics(bytes: file.bytes, of: url)
         cache.withLock { $0[url.path] = metrics }
         return metrics
     }
 
+    /// The mapping of the file as it is now: a file replaced or rewritten since it was mapped is
+    /// mapped again (reading a mapping whose file has shrunk would crash) and its metrics are
+    /// forgotten.
     private func file(_ url: URL) throws(BuildError) -> MappedFile {
-        if let known = files.withLock({ $0[url.path] }) { return known }
-        guard let file = MappedFile(path: url.path) else {
+        let stamp = MappedFile.Stamp(path: url.path)
+        if let stamp, let known = files.withLock({ $0[url.path] }), known.stamp == stamp { return known }
+        guard stamp != nil, let file = MappedFile(path: url.path) else {
             throw BuildError(file: url.path, "cannot read the theme's font. Install it with `scripts/setup` (Debian's fonts-dejavu-core and fonts-droid-fallback).")
         }
         return files.withLock { files in
-            if let raced = files[url.path] { return raced }
+            if let raced = files[url.path], raced.stamp == file.stamp { return raced }
             files[url.path] = file
+            cache.withLock { $0[url.path] = nil }
             return file
         }
     }
 }
 
-/// A file mapped read-only into memory until the process exits. Reading a font this way instead
-/// of into a buffer saves each build two copies of ~5 MB and the page faults of fresh memory
-/// (the fallback font alone is 4 MB), most of a no-op rebuild's start-up.
-final class MappedFile: @unchecked Sendable {  // the mapping is never written or unmapped
+/// A regular file mapped read-only into memory. Reading a font this way instead of into a
+/// buffer saves each build two copies of ~5 MB (the fallback font alone is 4 MB) and the page
+/// faults of fresh memory, a large part of loading the theme, which every build pays.
+final class MappedFile: @unchecked Sendable {  // the mapping is never written, and never unmapped
+    /// What identifies the file's contents without reading them.
+    struct Stamp: Equatable {
+        var device: UInt64, inode: UInt64, size: Int64, modified: Int64
+
+        init?(path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            self.init(info)
+        }
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        }
+    }
+
     let bytes: UnsafeRawBufferPointer
+    let stamp: Stamp
 
     init?(path: String) {
         let descriptor = open(path, O_RDONLY)
@@ -143,6 +168,7 @@ final class MappedFile: @unchecked Sendable {  // the mapping is never written o
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        stamp = Stamp(info)
         let size = Int(info.st_size)
         guard size > 0 else {
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
