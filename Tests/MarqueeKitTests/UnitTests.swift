@@ -464,8 +464,13 @@ struct ItemCopyTests {
 struct PaginationTests {
     func labels(current: Int, total: Int) -> [String] {
         let listing = PageWriter.Listing(folder: "", heading: "All", items: [], isGallery: true)
-        let pages = PageWriter.pagination(listing, current: current, total: total, root: "")?["pages"] as? [[String: Any]] ?? []
-        return pages.map { ($0["gap"] as? Bool) == true ? "…" : "\($0["number"]!)" }
+        guard case .list(let pages) = PageWriter.pagination(listing, current: current, total: total, root: "")?["pages"] else { return [] }
+        return pages.map { page in
+            guard case .object(let values) = page else { return "?" }
+            if case .flag(true) = values["gap"] { return "…" }
+            guard case .number(let number) = values["number"] else { return "?" }
+            return "\(number)"
+        }
     }
 
     /// A page's navigation does not grow with the site: first, last and three either side.
@@ -517,7 +522,7 @@ struct TemplateValueTests {
         func wrapped(_ value: Any) -> Any {
             switch value {
             case let text as String: TemplateText(text)
-            case let list as [String]: list.templateTexts
+            case let list as [String]: list.map(TemplateText.init)
             case let object as [String: Any]: object.mapValues(wrapped)
             default: value
             }

@@ -10,6 +10,30 @@ public enum HTMLEscape {
         escape(string, quotes: true)
     }
 
+    /// Appends `string` to `output` as UTF-8, escaped as ``attribute(_:)`` escapes it; runs
+    /// without special characters are copied whole.
+    static func appendAttribute(_ string: String, to output: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { bytes in
+            var runStart = 0
+            for index in bytes.indices {
+                let replacement: StaticString
+                switch bytes[index] {
+                case 0x26: replacement = "&amp;"
+                case 0x3C: replacement = "&lt;"
+                case 0x3E: replacement = "&gt;"
+                case 0x22: replacement = "&quot;"
+                case 0x27: replacement = "&#39;"
+                default: continue
+                }
+                output += UnsafeBufferPointer(rebasing: bytes[runStart..<index])
+                replacement.withUTF8Buffer { output += $0 }
+                runStart = index + 1
+            }
+            output += UnsafeBufferPointer(rebasing: bytes[runStart...])
+        }
+    }
+
     private static func escape(_ string: String, quotes: Bool) -> String {
         var needsWork = false
         for byte in string.utf8 where byte == 0x26 || byte == 0x3C || byte == 0x3E || (quotes && (byte == 0x22 || byte == 0x27)) {

@@ -1,27 +1,26 @@
 import Foundation
 
-/// Builds the values templates see. Everything is plain data (text, bools, numbers, arrays,
-/// dictionaries; text as ``TemplateText``); Mustache escapes `{{name}}` and leaves `{{{name}}}`
-/// (safe HTML) as is.
+/// Builds the values templates see: plain data (``TemplateValue``); Mustache escapes
+/// `{{name}}` and leaves `{{{name}}}` (safe HTML) as is.
 struct PageContext {
     let context: BuildContext
 
     var metrics: ThemeMetrics { context.theme.metrics }
 
-    func site(root: String) -> [String: Any] {
-        var values: [String: Any] = [
-            "title": TemplateText(context.config.title),
-            "description": TemplateText(context.config.description),
-            "language": TemplateText(context.config.language),
-            "root": TemplateText(root),
-            "home": TemplateText(root.isEmpty ? "./" : root),
-            "searchIndex": TemplateText(root + SiteFilesWriter.searchIndexPath),
+    func site(root: String) -> TemplateObject {
+        var values: TemplateObject = [
+            "title": .text(context.config.title),
+            "description": .text(context.config.description),
+            "language": .text(context.config.language),
+            "root": .text(root),
+            "home": .text(root.isEmpty ? "./" : root),
+            "searchIndex": .text(root + SiteFilesWriter.searchIndexPath),
         ]
-        if context.config.baseURL != nil { values["feed"] = TemplateText(root + AtomFeedWriter.path) }
+        if context.config.baseURL != nil { values["feed"] = .text(root + AtomFeedWriter.path) }
         return values
     }
 
-    func cell(_ item: Item, root: String) -> [String: Any] {
+    func cell(_ item: Item, root: String) -> TemplateObject {
         let plan = item.cell ?? CellPlan(template: item.images.isEmpty ? .basic : .image, breakpoints: [])
         var style: [String] = []
         var planSummary: [String] = []
@@ -33,54 +32,54 @@ struct PageContext {
             planSummary.append("\(breakpoint.breakpoint):\(breakpoint.collapsedLines)/\(breakpoint.descriptionLines)")
         }
         var values = common(item, root: root)
-        values["isImage"] = plan.template == .image
-        values["classes"] = TemplateText(classes.joined(separator: " "))
-        values["style"] = TemplateText(style.joined(separator: ";"))
-        values["plan"] = TemplateText(planSummary.joined(separator: " ") + (plan.isEstimated ? " estimated" : ""))
-        values["url"] = TemplateText(root + "items/\(item.slug)/")
+        values["isImage"] = .flag(plan.template == .image)
+        values["classes"] = .text(classes.joined(separator: " "))
+        values["style"] = .text(style.joined(separator: ";"))
+        values["plan"] = .text(planSummary.joined(separator: " ") + (plan.isEstimated ? " estimated" : ""))
+        values["url"] = .text(root + "items/\(item.slug)/")
         if let image = ImageChoice.bestFit(item.images, box: metrics.imageBox) {
-            var imageValues: [String: Any] = [
-                "src": TemplateText(SiteURL.resolve(image.url, root: root)),
-                "size": Int(metrics.imageBox),
-                "sizes": TemplateText("\(Int(metrics.imageBox))px"),
+            var imageValues: TemplateObject = [
+                "src": .text(SiteURL.resolve(image.url, root: root)),
+                "size": .number(Int(metrics.imageBox)),
+                "sizes": .text("\(Int(metrics.imageBox))px"),
             ]
-            if let srcset = ImageChoice.srcset(item.images, root: root) { imageValues["srcset"] = TemplateText(srcset) }
-            values["image"] = imageValues
+            if let srcset = ImageChoice.srcset(item.images, root: root) { imageValues["srcset"] = .text(srcset) }
+            values["image"] = .object(imageValues)
         }
         return values
     }
 
-    func detail(_ item: Item, root: String) -> [String: Any] {
+    func detail(_ item: Item, root: String) -> TemplateObject {
         var values = common(item, root: root)
         if let image = ImageChoice.largest(item.images) {
-            var imageValues: [String: Any] = ["src": TemplateText(SiteURL.resolve(image.url, root: root))]
+            var imageValues: TemplateObject = ["src": .text(SiteURL.resolve(image.url, root: root))]
             if let width = image.width, let height = image.height {
-                imageValues["width"] = width
-                imageValues["height"] = height
+                imageValues["width"] = .number(width)
+                imageValues["height"] = .number(height)
             }
-            values["image"] = imageValues
+            values["image"] = .object(imageValues)
         }
         return values
     }
 
-    private func common(_ item: Item, root: String) -> [String: Any] {
-        var values: [String: Any] = [
-            "id": TemplateText(item.id),
-            "slug": TemplateText(item.slug),
-            "title": TemplateText(item.title),
-            "intro": TemplateText(item.intro),
-            "source": TemplateText(item.source),
-            "descriptionHTML": TemplateText(SiteURL.resolveMarkers(in: item.bodyHTML, root: root)),
-            "hasDescription": !item.bodyHTML.isEmpty,
-            "tags": item.tags.templateTexts,
-            "badges": item.badges.templateTexts,
-            "meta": item.metadata.templateValues.mapValues(TemplateText.init),
+    private func common(_ item: Item, root: String) -> TemplateObject {
+        var values: TemplateObject = [
+            "id": .text(item.id),
+            "slug": .text(item.slug),
+            "title": .text(item.title),
+            "intro": .text(item.intro),
+            "source": .text(item.source),
+            "descriptionHTML": .text(SiteURL.resolveMarkers(in: item.bodyHTML, root: root)),
+            "hasDescription": .flag(!item.bodyHTML.isEmpty),
+            "tags": item.tags.templateList,
+            "badges": item.badges.templateList,
+            "meta": .object(item.metadata.templateValues.mapValues(TemplateValue.text)),
         ]
-        if let link = item.link { values["link"] = TemplateText(link) }
-        if let author = item.author, !author.isEmpty { values["author"] = TemplateText(author) }
+        if let link = item.link { values["link"] = .text(link) }
+        if let author = item.author, !author.isEmpty { values["author"] = .text(author) }
         if let date = item.date {
-            values["date"] = TemplateText(DateText.display(date))
-            values["dateISO"] = TemplateText(DateText.iso8601(date))
+            values["date"] = .text(DateText.display(date))
+            values["dateISO"] = .text(DateText.iso8601(date))
         }
         return values
     }

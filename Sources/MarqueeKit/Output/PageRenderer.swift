@@ -1,5 +1,4 @@
 import Foundation
-import Mustache
 
 /// Renders a body template, wraps it in the `layout` template, and builds the values both see.
 struct PageRenderer {
@@ -14,12 +13,12 @@ struct PageRenderer {
     var theme: Theme { context.theme }
 
     /// Values every page's body template sees.
-    func common(root: String) -> [String: Any] {
-        ["site": values.site(root: root)]
+    func common(root: String) -> TemplateObject {
+        ["site": .object(values.site(root: root))]
     }
 
-    func cell(_ item: Item, root: String) -> [String: Any] { values.cell(item, root: root) }
-    func detail(_ item: Item, root: String) -> [String: Any] { values.detail(item, root: root) }
+    func cell(_ item: Item, root: String) -> TemplateObject { values.cell(item, root: root) }
+    func detail(_ item: Item, root: String) -> TemplateObject { values.detail(item, root: root) }
 
     /// The absolute URL of a page (its folder for `index.html`), when the site has a `base_url`.
     func absoluteURL(ofPage path: String) -> String? {
@@ -41,7 +40,7 @@ struct PageRenderer {
     func writePage(
         _ template: String, path: String, inputs: UInt64, title: String, description: String,
         image: ImageCandidate? = nil, root explicitRoot: String? = nil, into output: OutputSet,
-        values bodyValues: () -> [String: Any]
+        values bodyValues: () -> TemplateObject
     ) throws(BuildError) {
         let root = explicitRoot ?? SiteURL.relativeRoot(fromPage: path)
         var hasher = StableHasher("page-2")
@@ -49,47 +48,51 @@ struct PageRenderer {
         hasher.combine(Int(truncatingIfNeeded: inputs))
         if output.reuse(path, digest: hasher.value) { return }
         let bodyValues = bodyValues()
-        guard let body = theme.templates.render(bodyValues, withTemplate: template) else {
+        var body: [UInt8] = []
+        body.reserveCapacity(8192)
+        guard theme.pages.render(template, bodyValues, into: &body) else {
             throw BuildError(file: "Templates/\(template).mustache", "the template is missing.")
         }
         var layout = layoutValues(template, bodyValues, path: path, title: title, description: description, image: image, root: root)
-        layout["content"] = TemplateText(body)
-        guard let page = theme.templates.render(layout, withTemplate: "layout") else {
+        layout["content"] = .text(String(decoding: body, as: UTF8.self))
+        var page: [UInt8] = []
+        page.reserveCapacity(body.count + 4096)
+        guard theme.pages.render("layout", layout, into: &page) else {
             throw BuildError(file: "Templates/layout.mustache", "the template is missing.")
         }
-        try output.add(path, text: page, digest: hasher.value)
+        try output.add(path, Data(page), digest: hasher.value)
     }
 
     /// The values of the layout template, except the rendered body (`content`).
     private func layoutValues(
-        _ template: String, _ bodyValues: [String: Any], path: String, title: String, description: String,
+        _ template: String, _ bodyValues: TemplateObject, path: String, title: String, description: String,
         image: ImageCandidate?, root: String
-    ) -> [String: Any] {
+    ) -> TemplateObject {
         let assets = theme.assets
-        var layout: [String: Any] = [
-            "site": bodyValues["site"] ?? values.site(root: root),
-            "title": TemplateText(title),
-            "description": TemplateText(TextTruncation.truncate(description, to: 300)),
-            "root": TemplateText(root),
-            "stylesheet": TemplateText(root + assets.stylesheet),
-            "script": TemplateText(root + assets.script),
-            "filterScript": TemplateText(root + assets.filterScript),
-            "fontPreload": TemplateText(root + assets.regularFont),
-            "fontPreloadBold": TemplateText(root + assets.boldFont),
+        var layout: TemplateObject = [
+            "site": bodyValues["site"] ?? .object(values.site(root: root)),
+            "title": .text(title),
+            "description": .text(TextTruncation.truncate(description, to: 300)),
+            "root": .text(root),
+            "stylesheet": .text(root + assets.stylesheet),
+            "script": .text(root + assets.script),
+            "filterScript": .text(root + assets.filterScript),
+            "fontPreload": .text(root + assets.regularFont),
+            "fontPreloadBold": .text(root + assets.boldFont),
         ]
         if let canonical = absoluteURL(ofPage: path) {
-            layout["canonical"] = TemplateText(canonical)
-            var og: [String: Any] = [
-                "url": TemplateText(canonical), "type": TemplateText(template == "item" ? "article" : "website"),
-                "title": TemplateText(title), "description": TemplateText(description),
+            layout["canonical"] = .text(canonical)
+            var og: TemplateObject = [
+                "url": .text(canonical), "type": .text(template == "item" ? "article" : "website"),
+                "title": .text(title), "description": .text(description),
             ]
             if let image, let imageURL = absoluteURL(ofImage: image) {
-                og["image"] = TemplateText(imageURL)
-                og["card"] = TemplateText("summary_large_image")
+                og["image"] = .text(imageURL)
+                og["card"] = .text("summary_large_image")
             } else {
-                og["card"] = TemplateText("summary")
+                og["card"] = .text("summary")
             }
-            layout["og"] = og
+            layout["og"] = .object(og)
         }
         return layout
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Mustache
 
 /// Writes the HTML pages: the gallery split into pages (`index.html`, `page/2/`, …), a listing per
 /// source (`sources/<name>/`) and per author (`by/<name>/`), and one detail page per item
@@ -65,18 +64,18 @@ public struct PageWriter: Plugin {
                 description: config.description, into: output
             ) {
                 var values = renderer.common(root: root)
-                values["heading"] = TemplateText(listing.heading)
-                values["isGallery"] = listing.isGallery
-                values["items"] = page.items.map { renderer.cell($0, root: root) }
-                values["count"] = listing.items.count
-                values["expand"] = TemplateText(config.expand.rawValue)
-                values["sources"] = shownSources.isEmpty ? [] : sources.map { source -> [String: Any] in
-                    [
-                        "name": TemplateText(source.key), "url": TemplateText(root + shownSources[source.key]!),
-                        "current": listing.folder == shownSources[source.key]!,
-                    ]
-                }
-                values["pagination"] = Self.pagination(listing, current: page.number, total: page.total, root: root)
+                values["heading"] = .text(listing.heading)
+                values["isGallery"] = .flag(listing.isGallery)
+                values["items"] = .list(page.items.map { .object(renderer.cell($0, root: root)) })
+                values["count"] = .number(listing.items.count)
+                values["expand"] = .text(config.expand.rawValue)
+                values["sources"] = .list(shownSources.isEmpty ? [] : sources.map { source in
+                    .object([
+                        "name": .text(source.key), "url": .text(root + shownSources[source.key]!),
+                        "current": .flag(listing.folder == shownSources[source.key]!),
+                    ])
+                })
+                values["pagination"] = Self.pagination(listing, current: page.number, total: page.total, root: root).map(TemplateValue.object)
                 return values
             }
         }
@@ -95,10 +94,10 @@ public struct PageWriter: Plugin {
             ) {
                 var values = renderer.common(root: root)
                 var detail = renderer.detail(item, root: root)
-                detail["back"] = TemplateText(root + home + "#cell-\(item.slug)")
-                if let authorFolder { detail["authorURL"] = TemplateText(root + authorFolder) }
-                if let sourceFolder { detail["sourceURL"] = TemplateText(root + sourceFolder) }
-                values["item"] = detail
+                detail["back"] = .text(root + home + "#cell-\(item.slug)")
+                if let authorFolder { detail["authorURL"] = .text(root + authorFolder) }
+                if let sourceFolder { detail["sourceURL"] = .text(root + sourceFolder) }
+                values["item"] = .object(detail)
                 return values
             }
         }
@@ -135,19 +134,19 @@ public struct PageWriter: Plugin {
     /// stand behind a gap, so that a page's navigation does not grow with the site.
     static let paginationWindow = 3
 
-    static func pagination(_ listing: Listing, current: Int, total: Int, root: String) -> [String: Any]? {
+    static func pagination(_ listing: Listing, current: Int, total: Int, root: String) -> TemplateObject? {
         guard total > 1 else { return nil }
         func url(_ page: Int) -> String { root + listing.folder(page: page) }
         var shown = [1, total] + Array(max(1, current - paginationWindow)...min(total, current + paginationWindow))
         shown = Array(Set(shown)).sorted()
-        var pages: [[String: Any]] = []
+        var pages: [TemplateValue] = []
         for (position, number) in shown.enumerated() {
-            if position > 0 && number > shown[position - 1] + 1 { pages.append(["gap": true]) }
-            pages.append(["number": number, "url": TemplateText(url(number)), "current": number == current, "gap": false])
+            if position > 0 && number > shown[position - 1] + 1 { pages.append(.object(["gap": .flag(true)])) }
+            pages.append(.object(["number": .number(number), "url": .text(url(number)), "current": .flag(number == current), "gap": .flag(false)]))
         }
-        var values: [String: Any] = ["pages": pages, "current": current, "total": total]
-        if current > 1 { values["previous"] = TemplateText(url(current - 1)) }
-        if current < total { values["next"] = TemplateText(url(current + 1)) }
+        var values: TemplateObject = ["pages": .list(pages), "current": .number(current), "total": .number(total)]
+        if current > 1 { values["previous"] = .text(url(current - 1)) }
+        if current < total { values["next"] = .text(url(current + 1)) }
         return values
     }
 

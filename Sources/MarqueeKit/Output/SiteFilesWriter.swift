@@ -22,7 +22,7 @@ public struct SiteFilesWriter: Plugin {
             "404", path: "404.html", inputs: 0, title: "Page not found · \(context.config.title)", description: "", root: root, into: output
         ) {
             var values = renderer.common(root: root)
-            values["heading"] = TemplateText("Page not found")
+            values["heading"] = .text("Page not found")
             return values
         }
 

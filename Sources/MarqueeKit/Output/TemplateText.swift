@@ -1,11 +1,12 @@
 import Mustache
 
-/// A string as templates see it: renders and behaves in templates exactly like a `String`
-/// (sections, `{{.}}`, transforms such as `uppercased(title)` or `sorted(tags)`), but answers
-/// swift-mustache's questions itself. For a plain `String`, every `{{name}}` costs the renderer
-/// several failed dynamic casts (optional? custom renderable?) and `String(describing:)`, and a
-/// lookup inside `{{#name}}` reflects the string with `Mirror`. Text passed this way renders
-/// about a tenth faster (see BENCHMARKS.md, session 6).
+/// Text as swift-mustache is handed it when it renders a theme itself (see ``PageTemplates``):
+/// renders and behaves in templates exactly like a `String` (sections, `{{.}}`, transforms such
+/// as `uppercased(title)` or `sorted(tags)`), but answers swift-mustache's questions itself. For a
+/// plain `String`, every `{{name}}` costs the renderer several failed dynamic casts (optional?
+/// custom renderable?) and `String(describing:)`, and a lookup inside `{{#name}}` reflects the
+/// string with `Mirror`; text passed this way renders about a tenth faster (BENCHMARKS.md,
+/// session 6).
 struct TemplateText: MustacheCustomRenderable, MustacheParent, MustacheTransformable, Comparable {
     let text: String
 
@@ -18,9 +19,4 @@ struct TemplateText: MustacheCustomRenderable, MustacheParent, MustacheTransform
     func transform(_ name: String) -> Any? { text.transform(name) }
 
     static func < (left: TemplateText, right: TemplateText) -> Bool { left.text < right.text }
-}
-
-extension Sequence<String> {
-    /// The strings as ``TemplateText`` values, for a template list.
-    var templateTexts: [TemplateText] { map(TemplateText.init) }
 }

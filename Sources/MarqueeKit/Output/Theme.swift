@@ -11,6 +11,8 @@ public struct Theme: Sendable {
     public let metrics: ThemeMetrics
     /// The Mustache templates by name (`layout`, `gallery`, `cell-basic`, `cell-image`, `item`, `404`).
     public let templates: MustacheLibrary
+    /// The same templates, ready to render pages (see ``PageTemplates``).
+    let pages: PageTemplates
     /// The theme's assets as written into the site, with fingerprinted names.
     public let assets: ThemeAssets
     /// Measures text in the theme's fonts, parsed on first use (once per process): a rebuild
@@ -25,6 +27,12 @@ public struct Theme: Sendable {
         }
     }
 
+    /// The same theme with its pages rendered by swift-mustache itself, not by the compiled
+    /// renderer (see ``PageTemplates``): pages come out the same, only slower.
+    var renderedBySwiftMustache: Theme {
+        Theme(metrics: metrics, templates: templates, pages: pages.renderedBySwiftMustache, assets: assets)
+    }
+
     /// The templates every theme must provide.
     public static let requiredTemplates = ["layout", "gallery", "cell-basic", "cell-image", "item", "404"]
 
@@ -36,6 +44,7 @@ public struct Theme: Sendable {
 
         MustacheContentTypes.register(FastHTMLContentType(), named: FastHTMLContentType.name)
         var library = MustacheLibrary()
+        var templateTexts: [String: String] = [:]
         var assetFiles: [String: Data] = [:]
         for (path, data) in files {
             if path.hasSuffix(".mustache"), !path.contains("/") {
@@ -43,6 +52,7 @@ public struct Theme: Sendable {
                 do {
                     let text = FastHTMLContentType.pragma + String(decoding: data, as: UTF8.self)
                     library.register(try MustacheTemplate(string: text), named: name)
+                    templateTexts[name] = text
                 } catch let error as MustacheTemplate.ParserError {
                     throw BuildError(
                         file: "Templates/\(path)",
@@ -59,7 +69,8 @@ public struct Theme: Sendable {
             throw BuildError(file: "Templates/\(name).mustache", "the theme has no `\(name)` template; restore it or remove the override folder.")
         }
         let assets = try ThemeAssets.make(themeFiles: assetFiles, metrics: metrics)
-        return Theme(metrics: metrics, templates: library, assets: assets)
+        return Theme(
+            metrics: metrics, templates: library, pages: PageTemplates(texts: templateTexts, library: library), assets: assets)
     }
 
     /// The embedded default theme, path → contents.
