@@ -14,24 +14,27 @@ public enum HTMLEscape {
     /// without special characters are copied whole.
     static func appendAttribute(_ string: String, to output: inout [UInt8]) {
         var string = string
-        string.withUTF8 { bytes in
-            var runStart = 0
-            for index in bytes.indices {
-                let replacement: StaticString
-                switch bytes[index] {
-                case 0x26: replacement = "&amp;"
-                case 0x3C: replacement = "&lt;"
-                case 0x3E: replacement = "&gt;"
-                case 0x22: replacement = "&quot;"
-                case 0x27: replacement = "&#39;"
-                default: continue
-                }
-                output += UnsafeBufferPointer(rebasing: bytes[runStart..<index])
-                replacement.withUTF8Buffer { output += $0 }
-                runStart = index + 1
+        string.withUTF8 { appendAttribute($0, to: &output) }
+    }
+
+    /// Appends UTF-8 `bytes` to `output`, escaped as ``attribute(_:)`` escapes text.
+    static func appendAttribute(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        var runStart = 0
+        for index in bytes.indices {
+            let replacement: StaticString
+            switch bytes[index] {
+            case 0x26: replacement = "&amp;"
+            case 0x3C: replacement = "&lt;"
+            case 0x3E: replacement = "&gt;"
+            case 0x22: replacement = "&quot;"
+            case 0x27: replacement = "&#39;"
+            default: continue
             }
-            output += UnsafeBufferPointer(rebasing: bytes[runStart...])
+            output += UnsafeBufferPointer(rebasing: bytes[runStart..<index])
+            replacement.withUTF8Buffer { output += $0 }
+            runStart = index + 1
         }
+        output += UnsafeBufferPointer(rebasing: bytes[runStart...])
     }
 
     private static func escape(_ string: String, quotes: Bool) -> String {

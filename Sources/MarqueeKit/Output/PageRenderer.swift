@@ -4,17 +4,29 @@ import Foundation
 struct PageRenderer {
     let context: BuildContext
     let values: PageContext
+    /// The site's values as seen from pages one to four folders deep, which is every page but
+    /// `404.html`: made once, not once per page.
+    private let siteValues: [(root: String, values: TemplateValue)]
 
     init(context: BuildContext) {
         self.context = context
         self.values = PageContext(context: context)
+        siteValues = (0...4).map { depth in
+            let root = String(repeating: "../", count: depth)
+            return (root, TemplateValue.object(PageContext(context: context).site(root: root)))
+        }
     }
 
     var theme: Theme { context.theme }
 
+    /// The site's values as seen from a page whose way to the site root is `root`.
+    func site(root: String) -> TemplateValue {
+        siteValues.first { $0.root == root }?.values ?? .object(values.site(root: root))
+    }
+
     /// Values every page's body template sees.
     func common(root: String) -> TemplateObject {
-        ["site": .object(values.site(root: root))]
+        ["site": site(root: root)]
     }
 
     func cell(_ item: Item, root: String) -> TemplateObject { values.cell(item, root: root) }
@@ -54,7 +66,7 @@ struct PageRenderer {
             throw BuildError(file: "Templates/\(template).mustache", "the template is missing.")
         }
         var layout = layoutValues(template, bodyValues, path: path, title: title, description: description, image: image, root: root)
-        layout["content"] = .text(String(decoding: body, as: UTF8.self))
+        layout["content"] = .utf8(body)
         var page: [UInt8] = []
         page.reserveCapacity(body.count + 4096)
         guard theme.pages.render("layout", layout, into: &page) else {
@@ -70,7 +82,7 @@ struct PageRenderer {
     ) -> TemplateObject {
         let assets = theme.assets
         var layout: TemplateObject = [
-            "site": bodyValues["site"] ?? .object(values.site(root: root)),
+            "site": bodyValues["site"] ?? site(root: root),
             "title": .text(title),
             "description": .text(TextTruncation.truncate(description, to: 300)),
             "root": .text(root),

@@ -172,6 +172,8 @@ private struct TemplateRendering {
         switch value {
         case .text(let text):
             if escaped { HTMLEscape.appendAttribute(text, to: &output) } else { output += text.utf8 }
+        case .utf8(let bytes):
+            if escaped { bytes.withUnsafeBufferPointer { HTMLEscape.appendAttribute($0, to: &output) } } else { output += bytes }
         case .flag(let flag):
             output += (flag ? "true" : "false").utf8
         case .number(let number):

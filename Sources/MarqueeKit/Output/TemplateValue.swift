@@ -3,6 +3,9 @@
 enum TemplateValue: Sendable {
     /// Text; `{{name}}` escapes it, `{{{name}}}` writes it as is.
     case text(String)
+    /// Text held as UTF-8 bytes, such as a page body rendered for the layout: the same as
+    /// ``text(_:)`` to templates, without making a `String` of it.
+    case utf8([UInt8])
     /// A flag for sections: `{{#isImage}}…{{/isImage}}`; renders as `true` or `false`.
     case flag(Bool)
     /// A number; renders in decimal.
@@ -18,6 +21,7 @@ enum TemplateValue: Sendable {
     var mustacheValue: Any {
         switch self {
         case .text(let text): TemplateText(text)
+        case .utf8(let bytes): TemplateText(String(decoding: bytes, as: UTF8.self))
         case .flag(let flag): flag
         case .number(let number): number
         case .list(let list): list.map(\.mustacheValue)
