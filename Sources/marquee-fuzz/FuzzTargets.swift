@@ -1,9 +1,9 @@
 import Foundation
-import MarqueeKit
+@_spi(Fuzzing) import MarqueeKit
 
 /// The parsers and filters that read untrusted input, each as a fuzz target.
 enum FuzzTarget: String, CaseIterable {
-    case feed, movies, markdown, sanitizer
+    case feed, movies, markdown, sanitizer, template
 
     /// Runs one input. Errors are expected (bad input must be an error, not a crash); a broken
     /// property stops the process so libFuzzer records the input.
@@ -25,6 +25,12 @@ enum FuzzTarget: String, CaseIterable {
         case .sanitizer:
             let html = HTMLSanitizer(base: URL(string: "https://example.org/feed/")).sanitize(String(decoding: data, as: UTF8.self))
             ScriptFreeCheck.assertSafe(html, input: data)
+        case .template:
+            // A site's own template renders the same with Marquee's compiled renderer as with swift-mustache.
+            if let difference = TemplateRenderingCheck.difference(in: String(decoding: data, as: UTF8.self)) {
+                FileHandle.standardError.write(Data("the renderers differ:\n\(difference.compiled)\n---\n\(difference.mustache)\n".utf8))
+                abort()
+            }
         }
     }
 }

@@ -158,7 +158,12 @@ private struct TemplateRendering {
             value = stack[stack.count - 1]
         case .enclosing:
             guard let first = parts.popFirst() else { return stack.last }
-            guard let found = stack.reversed().lazy.compactMap({ $0.child(first) }).first else { return nil }
+            var found: TemplateValue?
+            for level in stack.indices.reversed() {
+                found = stack[level].child(first)
+                if found != nil { break }
+            }
+            guard let found else { return nil }
             value = found
         }
         for part in parts {
