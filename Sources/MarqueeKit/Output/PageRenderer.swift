@@ -4,16 +4,17 @@ import Foundation
 struct PageRenderer {
     let context: BuildContext
     let values: PageContext
-    /// The site's values as seen from pages one to four folders deep, which is every page but
+    /// The site's values as seen from pages up to four folders deep, which is every page but
     /// `404.html`: made once, not once per page.
     private let siteValues: [(root: String, values: TemplateValue)]
 
     init(context: BuildContext) {
+        let values = PageContext(context: context)
         self.context = context
-        self.values = PageContext(context: context)
+        self.values = values
         siteValues = (0...4).map { depth in
             let root = String(repeating: "../", count: depth)
-            return (root, TemplateValue.object(PageContext(context: context).site(root: root)))
+            return (root, .object(values.site(root: root)))
         }
     }
 
