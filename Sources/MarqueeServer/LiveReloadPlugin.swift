@@ -5,6 +5,9 @@ import MarqueeKit
 /// goes to a preview folder, so a built site never contains it.
 public struct LiveReloadPlugin: Plugin {
     public let name = "live-reload"
+    /// Loads no items.
+    public func itemFiles(in context: BuildContext) -> [URL]? { [] }
+
     static let scriptPath = "/_marquee/reload.js"
 
     /// Creates the plugin with its default settings.

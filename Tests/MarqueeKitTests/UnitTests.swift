@@ -403,7 +403,7 @@ struct URLHashTests {
 struct BuildStateTests {
     @Test func stateSurvivesItsTextForm() throws {
         let state = BuildState(
-            fingerprint: "0123abcd", environment: "e5", digests: ["index.html": 0x0F, "items/a b/index.html": UInt64.max],
+            fingerprint: "0123abcd", environment: "e5", inputs: "9f0e", digests: ["index.html": 0x0F, "items/a b/index.html": UInt64.max],
             items: 2, pages: 2,
             files: [
                 "index.html": FileStamp(size: 1200, modified: 1_700_000_000_123),
@@ -418,6 +418,7 @@ struct BuildStateTests {
         #expect(BuildState(text: text.replacingOccurrences(of: "1200 ", with: "12x0 ")) == nil)
         #expect(BuildState(text: text.replacingOccurrences(of: BuildState.version, with: "marquee-0.0")) == nil)
         #expect(BuildState(text: "") == nil)
+        #expect(BuildState(text: text)?.inputs == "9f0e")
     }
 }
 

@@ -1,6 +1,11 @@
+import Foundation
+
 /// Runs the layout engine for every item, with the theme's metrics and font.
 public struct LayoutPlugin: Plugin {
     public let name = "layout"
+    /// Loads no items.
+    public func itemFiles(in context: BuildContext) -> [URL]? { [] }
+
     /// Collapsed lines of image cells; nil fits as many as the image box allows.
     public var imageLines: Int?
     /// Collapsed lines of basic cells; nil keeps the theme's (3).

@@ -28,6 +28,12 @@ public struct FeedSource: Plugin {
         self.fetcher = fetcher
     }
 
+    /// A local feed's file; nil for a remote feed, which may change at any time.
+    public func itemFiles(in context: BuildContext) -> [URL]? {
+        if case .file(let file) = location { return [file] }
+        return nil
+    }
+
     public func loadItems(in context: BuildContext) async throws -> [Item] {
         let feed: ParsedFeed
         let fallbackName: String

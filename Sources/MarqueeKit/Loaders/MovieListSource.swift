@@ -22,6 +22,9 @@ public struct MovieListSource: Plugin {
         self.limit = limit
     }
 
+    /// The movie list.
+    public func itemFiles(in context: BuildContext) -> [URL]? { [file] }
+
     public func loadItems(in context: BuildContext) async throws -> [Item] {
         let display = context.displayPath(file)
         let data = try InputFile.read(file, display: display)

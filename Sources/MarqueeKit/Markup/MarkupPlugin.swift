@@ -4,6 +4,9 @@ import Foundation
 /// through the allow-list sanitizer, plain text escaped.
 public struct MarkupPlugin: Plugin {
     public let name = "markup"
+    /// Loads no items.
+    public func itemFiles(in context: BuildContext) -> [URL]? { [] }
+
     /// Curly quotes and dashes in Markdown.
     public var smartPunctuation: Bool
 

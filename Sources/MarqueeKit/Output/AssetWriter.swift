@@ -4,6 +4,8 @@ import Foundation
 /// local images items refer to.
 public struct AssetWriter: Plugin {
     public let name = "assets"
+    /// Loads no items.
+    public func itemFiles(in context: BuildContext) -> [URL]? { [] }
 
     /// Creates the plugin with its default settings.
     public init() {}

@@ -5,6 +5,9 @@ import Foundation
 /// unchanged feed.
 public struct AtomFeedWriter: Plugin {
     public let name = "atom-feed"
+    /// Loads no items.
+    public func itemFiles(in context: BuildContext) -> [URL]? { [] }
+
     static let path = "feed.xml"
     /// Entries in the feed.
     public var limit = 50

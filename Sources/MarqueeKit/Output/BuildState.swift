@@ -9,6 +9,9 @@ struct BuildState: Equatable {
     var fingerprint: String
     /// Hash of what every page depends on besides its own values (see ``environment(of:)``).
     var environment: String
+    /// Hash of what the items were loaded from, taken before loading (see
+    /// ``inputs(of:files:contentStamps:environment:)``); `-` when a plugin could not say.
+    var inputs: String = "-"
     /// Path → digest of the values the page was rendered from (see ``OutputSet/reuse(_:digest:)``).
     var digests: [String: UInt64]
     var items: Int
@@ -20,7 +23,7 @@ struct BuildState: Equatable {
     /// these are unchanged the output holds exactly the files listed, without reading a folder.
     var folders: [String: Int64] = [:]
 
-    static let version = "marquee-0.3"
+    static let version = "marquee-0.4"
 
     static func file(for site: Site) -> URL {
         site.root.appending(path: ".marquee-cache/build-\(StableHash.hex(site.output.path).prefix(12)).state")
@@ -37,7 +40,18 @@ struct BuildState: Equatable {
         try? Data(bytes).write(to: target, options: .atomic)
     }
 
-    /// The state as text: `version fingerprint environment items pages`, then
+    /// The `inputs` that the state at `file(for: site)` recorded, read from its first line only
+    /// (a large site's state is a megabyte).
+    static func recordedInputs(for site: Site) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: file(for: site).path) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 512), let end = head.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        let fields = head[..<end].split(separator: UInt8(ascii: " "))
+        guard fields.count == 6, fields[0].elementsEqual(version.utf8) else { return nil }
+        return String(decoding: fields[3], as: UTF8.self)
+    }
+
+    /// The state as text: `version fingerprint environment inputs items pages`, then
     /// `size mtime digest path` per file (the digest in hex) and `d mtime - path` per folder
     /// (paths never hold control characters, see ``OutputSet/isSafe(_:)``).
     var text: String { String(decoding: bytes, as: UTF8.self) }
@@ -45,7 +59,7 @@ struct BuildState: Equatable {
     /// ``text`` as UTF-8, written number by number (string interpolation per line cost more
     /// than the rest of saving a large site's state).
     private var bytes: [UInt8] {
-        var bytes = Array("\(Self.version) \(fingerprint) \(environment) \(items) \(pages)\n".utf8)
+        var bytes = Array("\(Self.version) \(fingerprint) \(environment) \(inputs) \(items) \(pages)\n".utf8)
         bytes.reserveCapacity(bytes.count + files.count * 72 + folders.count * 48)
         for (path, stamp) in files {
             Self.append(decimal: stamp.size, to: &bytes)
@@ -112,20 +126,44 @@ struct BuildState: Equatable {
         return StableHash.hex(parts.joined(separator: "\u{1F}"))
     }
 
-    /// A hash of everything the output depends on, given the loaded items.
-    static func fingerprint(items: [Item], site: Site, environment: String) -> String {
-        var parts = [environment]
-        // Local files (posters, images in descriptions) are read later than this check: their
-        // sizes and modification times stand in for them.
+    /// The size and modification time of every file under `Content/`, as one string. Local files
+    /// (posters, images in descriptions) are read later than the checks that use this: their
+    /// stamps stand in for them.
+    static func contentStamps(of site: Site) -> String {
         let content = site.root.appending(path: "Content")
-        if let walker = FileManager.default.enumerator(at: content, includingPropertiesForKeys: [.fileSizeKey, .contentModificationDateKey]) {
-            var stamps: [String] = []
-            for case let url as URL in walker {
-                let values = try? url.resourceValues(forKeys: [.fileSizeKey, .contentModificationDateKey])
-                stamps.append("\(url.path):\(values?.fileSize ?? -1):\(values?.contentModificationDate?.timeIntervalSince1970 ?? 0)")
-            }
-            parts.append(stamps.sorted().joined(separator: ","))
+        guard let walker = FileManager.default.enumerator(at: content, includingPropertiesForKeys: [.fileSizeKey, .contentModificationDateKey])
+        else { return "" }
+        var stamps: [String] = []
+        for case let url as URL in walker {
+            let values = try? url.resourceValues(forKeys: [.fileSizeKey, .contentModificationDateKey])
+            stamps.append("\(url.path):\(values?.fileSize ?? -1):\(values?.contentModificationDate?.timeIntervalSince1970 ?? 0)")
         }
+        return stamps.sorted().joined(separator: ",")
+    }
+
+    /// A hash of what the items are loaded from, to be taken before loading: the environment,
+    /// the stamps under `Content/`, and the device, inode, size, modification and change times of
+    /// every file the sources declare (``Plugin/itemFiles(in:)``). Any write to a file changes its
+    /// change time, which no program can set back. Nil when a declared file cannot be read.
+    static func inputs(of site: Site, files: [URL], contentStamps: String, environment: String) -> String? {
+        var hasher = StableHasher("inputs")
+        hasher.combine(environment)
+        hasher.combine(contentStamps)
+        for file in files {
+            var info = stat()
+            guard stat(file.path, &info) == 0 else { return nil }
+            hasher.combine(file.path)
+            for number in [Int(truncatingIfNeeded: info.st_dev), Int(truncatingIfNeeded: info.st_ino), Int(info.st_size), info.st_mtim.tv_sec, info.st_mtim.tv_nsec,
+                           info.st_ctim.tv_sec, info.st_ctim.tv_nsec] {
+                hasher.combine(number)
+            }
+        }
+        return hasher.hex
+    }
+
+    /// A hash of everything the output depends on, given the loaded items.
+    static func fingerprint(items: [Item], contentStamps: String, environment: String) -> String {
+        let parts = [environment, contentStamps]
         // Items are hashed on every core, field by field (not "\(value)" of enums and arrays:
         // reflection is slow), then their hashes in order.
         let itemHashes = items.concurrentMap { item in
@@ -262,7 +300,7 @@ extension BuildState {
             return negative ? -Int64(magnitude) : Int64(magnitude)
         }
         guard string(field()) == version, let fingerprint = string(field()), let environment = string(field()),
-              let items = number(field()).map(Int.init), let pages = number(field(last: true)).map(Int.init)
+              let inputs = string(field()), let items = number(field()).map(Int.init), let pages = number(field(last: true)).map(Int.init)
         else { return nil }
         var files: [String: FileStamp] = [:]
         var folders: [String: Int64] = [:]
@@ -282,7 +320,7 @@ extension BuildState {
             if let value = unsigned(digest, radix: 16) { digests[path] = value }
         }
         return BuildState(
-            fingerprint: fingerprint, environment: environment, digests: digests, items: items, pages: pages,
+            fingerprint: fingerprint, environment: environment, inputs: inputs, digests: digests, items: items, pages: pages,
             files: files, folders: folders)
     }
 }

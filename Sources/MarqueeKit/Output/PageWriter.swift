@@ -5,6 +5,8 @@ import Foundation
 /// (`items/<slug>/`), with the theme's Mustache templates.
 public struct PageWriter: Plugin {
     public let name = "pages"
+    /// Loads no items.
+    public func itemFiles(in context: BuildContext) -> [URL]? { [] }
 
     /// Creates the plugin with its default settings.
     public init() {}

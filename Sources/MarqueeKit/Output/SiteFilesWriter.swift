@@ -5,6 +5,9 @@ import Foundation
 /// gallery's filter box. Runs after the page writer, since the sitemap lists its pages.
 public struct SiteFilesWriter: Plugin {
     public let name = "site-files"
+    /// Loads no items.
+    public func itemFiles(in context: BuildContext) -> [URL]? { [] }
+
     static let searchIndexPath = "search.json"
 
     /// Creates the plugin with its default settings.

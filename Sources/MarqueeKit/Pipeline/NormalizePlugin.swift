@@ -1,7 +1,11 @@
+import Foundation
+
 /// Makes items consistent whatever their source: drops repeated ids, fills in fallback titles
 /// and intros, and gives each item a unique slug.
 public struct NormalizePlugin: Plugin {
     public let name = "normalize"
+    /// Loads no items.
+    public func itemFiles(in context: BuildContext) -> [URL]? { [] }
 
     /// Creates the plugin with its default settings.
     public init() {}

@@ -16,12 +16,19 @@ import Foundation
 ///    stream to the disk instead of waiting in memory for the whole site.
 ///
 /// Every hook has a default that does nothing, so a plugin implements only what it needs.
+///
+/// A plugin can also say what its items are loaded from (``itemFiles(in:)``): when every plugin
+/// does, and none of those files nor anything else changed, a rebuild stops before loading.
 public protocol Plugin: Sendable {
     /// A short name used in logs and error messages, such as `movies` or `reading-time`.
     var name: String { get }
 
     /// Stage 1: produce items. Called once per build.
     func loadItems(in context: BuildContext) async throws -> [Item]
+    /// The local files ``loadItems(in:)`` reads, when its items depend on nothing else: `[]` for
+    /// a plugin that loads no items. `nil` (the default) means its items may change without a
+    /// local file changing (a URL, a database, the clock), so they are loaded on every build.
+    func itemFiles(in context: BuildContext) -> [URL]?
 
     /// Stage 2: change, add or remove items.
     func transformItems(_ items: inout [Item], in context: BuildContext) throws
@@ -40,6 +47,8 @@ public protocol Plugin: Sendable {
 extension Plugin {
     /// Produces no items.
     public func loadItems(in context: BuildContext) async throws -> [Item] { [] }
+    /// Unknown: the items are loaded on every build.
+    public func itemFiles(in context: BuildContext) -> [URL]? { nil }
     /// Leaves the items as they are.
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {}
     /// Leaves the cell plans as they are.

@@ -83,23 +83,39 @@ public struct SiteBuilder: Sendable {
         let memo = BuildMemo(file: BuildState.file(for: site).deletingPathExtension().appendingPathExtension("memo"))
         let context = BuildContext(root: site.root, config: site.config, theme: site.theme, memo: memo, progress: progress)
         var timings = StageTimings()
+        let environment = BuildState.environment(of: site)
+        // What the items come from, stamped before anything is read (a file changed while this
+        // build runs then differs from what the state records, and the next build loads it).
+        let contentStamps = BuildState.contentStamps(of: site)
+        let inputs = declaredItemFiles(context).flatMap {
+            BuildState.inputs(of: site, files: $0, contentStamps: contentStamps, environment: environment)
+        }
+        // None of that changed since the last build, and its output is untouched: stop before loading.
+        if let inputs, BuildState.recordedInputs(for: site) == inputs, let state = BuildState.load(for: site),
+           state.inputs == inputs, state.matches(site.output) {
+            timings.lap("check inputs and output")
+            return unchanged(state, started: started, timings: timings, context: context)
+        }
         // Loading is mostly one core's work: the previous build's state is read meanwhile.
         async let previousState = BuildState.load(for: site)
         var items = try await loadAll(context)
         timings.lap("load")
-        // Nothing changed since the last build (same inputs, output untouched): stop here.
-        let environment = BuildState.environment(of: site)
-        let fingerprint = BuildState.fingerprint(items: items, site: site, environment: environment)
+        // Nothing changed since the last build (same items and settings, output untouched): stop here.
+        let fingerprint = BuildState.fingerprint(items: items, contentStamps: contentStamps, environment: environment)
         timings.lap("fingerprint")
         let previous = await previousState
         timings.lap("load state")
         if let state = previous, state.fingerprint == fingerprint, state.matches(site.output) {
             timings.lap("check output")
-            if ProcessInfo.processInfo.environment["MARQUEE_TIMINGS"] != nil { progress(timings.summary) }
-            keepUntilExit(items, state)
-            return BuildReport(
-                items: state.items, pages: state.pages, files: state.files.count, filesWritten: 0,
-                filesUnchanged: state.files.count, seconds: Self.seconds(since: started), warnings: context.warnings, output: site.output)
+            keepUntilExit(items)
+            var state = state
+            // The same items from inputs stamped differently (a file saved unchanged): record the
+            // new stamps, so that the next build can stop before loading.
+            if let inputs, state.inputs != inputs {
+                state.inputs = inputs
+                state.save(for: site)
+            }
+            return unchanged(state, started: started, timings: timings, context: context)
         }
         for plugin in site.plugins {
             try run(plugin) { try plugin.transformItems(&items, in: context) }
@@ -140,7 +156,7 @@ public struct SiteBuilder: Sendable {
         let recorded = staged.recorded()
         let pages = recorded.stamps.keys.filter(OutputFile.isPage).count
         let state = BuildState(
-            fingerprint: fingerprint, environment: environment, digests: recorded.digests, items: items.count, pages: pages,
+            fingerprint: fingerprint, environment: environment, inputs: inputs ?? "-", digests: recorded.digests, items: items.count, pages: pages,
             files: recorded.stamps,
             folders: BuildState.folderStamps(
                 holding: recorded.stamps, in: site.output, known: listing != nil ? previous : nil, changes: result.changes))
@@ -153,6 +169,26 @@ public struct SiteBuilder: Sendable {
             items: items.count, pages: pages, files: recorded.stamps.count,
             filesWritten: result.written, filesUnchanged: result.unchanged,
             seconds: Self.seconds(since: started), warnings: context.warnings, output: site.output)
+    }
+
+    /// The report of a build that found nothing to do.
+    private func unchanged(_ state: BuildState, started: ContinuousClock.Instant, timings: StageTimings, context: BuildContext) -> BuildReport {
+        if ProcessInfo.processInfo.environment["MARQUEE_TIMINGS"] != nil { progress(timings.summary) }
+        keepUntilExit(state)
+        return BuildReport(
+            items: state.items, pages: state.pages, files: state.files.count, filesWritten: 0,
+            filesUnchanged: state.files.count, seconds: Self.seconds(since: started), warnings: context.warnings, output: site.output)
+    }
+
+    /// Every file the plugins' items are loaded from, or nil when a plugin cannot say
+    /// (``Plugin/itemFiles(in:)``).
+    private func declaredItemFiles(_ context: BuildContext) -> [URL]? {
+        var files: [URL] = []
+        for plugin in site.plugins {
+            guard let declared = plugin.itemFiles(in: context) else { return nil }
+            files += declared
+        }
+        return files
     }
 
     /// Items a site may hold (a guard against runaway inputs, far above real galleries).

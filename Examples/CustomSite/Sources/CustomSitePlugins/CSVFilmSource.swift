@@ -12,6 +12,10 @@ public struct CSVFilmSource: Plugin {
         self.file = file
     }
 
+    /// Its items come from the CSV file alone: a rebuild in which it did not change can stop
+    /// before reading it.
+    public func itemFiles(in context: BuildContext) -> [URL]? { [file] }
+
     public func loadItems(in context: BuildContext) async throws -> [Item] {
         let display = context.displayPath(file)
         let csv: CSV<Named>

@@ -1,3 +1,4 @@
+import Foundation
 import MarqueeKit
 
 /// Minutes it takes to read an item's description, stored on the item in a typed way and shown
@@ -18,6 +19,9 @@ public struct ReadingTimePlugin: Plugin {
     public init(wordsPerMinute: Int = 200) {
         self.wordsPerMinute = wordsPerMinute
     }
+
+    /// Loads no items.
+    public func itemFiles(in context: BuildContext) -> [URL]? { [] }
 
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
         guard wordsPerMinute > 0 else {

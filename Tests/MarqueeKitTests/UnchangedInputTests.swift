@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import MarqueeKit
+
+/// A rebuild whose item files (``Plugin/itemFiles(in:)``) and settings did not change, and whose
+/// output is untouched, stops before loading; any change to those files, even one that keeps
+/// their size and modification time, is loaded.
+@Suite("Rebuilds that stop before loading", .removesTemporaryFolders)
+struct UnchangedInputTests {
+    /// Counts the builds that load items; declares `files` (nil: unknown, like a network source).
+    struct LoadCounter: Plugin {
+        let name = "load-counter"
+        let files: [URL]?
+        let loads = Locked(0)
+
+        func itemFiles(in context: BuildContext) -> [URL]? { files }
+
+        func loadItems(in context: BuildContext) async throws -> [Item] {
+            loads.withLock { $0 += 1 }
+            return []
+        }
+    }
+
+    func site(_ root: URL, counter: LoadCounter) throws -> Site {
+        var site = try Site.fromConfig(root: root)
+        site.plugins.append(counter)
+        return site
+    }
+
+    @Test func aRebuildWithNothingChangedDoesNotLoadAndAnyEditIsLoaded() async throws {
+        let root = try TestSupport.makeFixtureSite()
+        let movies = root.appending(path: "Content/movies.json")
+        let counter = LoadCounter(files: [root.appending(path: "notes.txt")])
+        try "outside Content".write(to: root.appending(path: "notes.txt"), atomically: true, encoding: .utf8)
+        let first = try await SiteBuilder(site: site(root, counter: counter)).build()
+        #expect(counter.loads.withLock { $0 } == 1)
+
+        let second = try await SiteBuilder(site: site(root, counter: counter)).build()
+        #expect(counter.loads.withLock { $0 } == 1, "nothing changed, yet the items were loaded")
+        #expect(second.filesWritten == 0 && second.items == first.items && second.pages == first.pages)
+
+        // An edit that keeps the file's size and modification time (to the nanosecond) is still seen.
+        var before = stat(), after = stat()
+        stat(movies.path, &before)
+        let text = try String(contentsOf: movies, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"Title\": \"Arrival\"", with: "\"Title\": \"Arrivel\"").write(to: movies, atomically: false, encoding: .utf8)
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, movies.path, &times, 0) == 0)
+        stat(movies.path, &after)
+        #expect(after.st_size == before.st_size && after.st_ino == before.st_ino)
+        #expect(after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+        let edited = try await SiteBuilder(site: site(root, counter: counter)).build()
+        #expect(counter.loads.withLock { $0 } == 2)
+        #expect(edited.filesWritten > 0)
+        #expect(try TestSupport.read(root, "items/arrivel/index.html").contains("Arrivel"))
+
+        _ = try await SiteBuilder(site: site(root, counter: counter)).build()
+        #expect(counter.loads.withLock { $0 } == 2)
+
+        // A declared file outside Content/ counts too.
+        try "changed".write(to: root.appending(path: "notes.txt"), atomically: true, encoding: .utf8)
+        _ = try await SiteBuilder(site: site(root, counter: counter)).build()
+        #expect(counter.loads.withLock { $0 } == 3)
+
+        // So does a file put into the output by hand (the output is not as the last build left it).
+        try "stray".write(to: root.appending(path: "Site/stray.html"), atomically: true, encoding: .utf8)
+        _ = try await SiteBuilder(site: site(root, counter: counter)).build()
+        #expect(counter.loads.withLock { $0 } == 4)
+        #expect(!FileManager.default.fileExists(atPath: root.appending(path: "Site/stray.html").path))
+    }
+
+    /// A plugin that cannot say what its items come from is loaded on every build.
+    @Test func itemsFromUnknownInputsAreLoadedEveryTime() async throws {
+        let root = try TestSupport.makeFixtureSite()
+        let counter = LoadCounter(files: nil)
+        for build in 1...3 {
+            _ = try await SiteBuilder(site: site(root, counter: counter)).build()
+            #expect(counter.loads.withLock { $0 } == build)
+        }
+    }
+}
