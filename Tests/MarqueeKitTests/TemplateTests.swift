@@ -1,7 +1,7 @@
 import Foundation
 import Mustache
 import Testing
-@testable import MarqueeKit
+@_spi(Fuzzing) @testable import MarqueeKit
 
 /// Pages are rendered by Marquee's compiled renderer (``PageTemplates``) when a theme's templates
 /// stay within its subset of Mustache, and by swift-mustache otherwise. These tests hold the
@@ -31,20 +31,9 @@ struct PageTemplateTests {
     /// Renders `templates["main"]` with both renderers, each template prefixed with the pragma
     /// that Theme.load puts in front of every template. Nil when swift-mustache cannot parse one.
     static func renderBothWays(_ templates: [String: String], values: TemplateObject = values) throws -> (compiled: String, mustache: String, isCompiled: Bool)? {
-        MustacheContentTypes.register(FastHTMLContentType(), named: FastHTMLContentType.name)
-        var library = MustacheLibrary()
-        var texts: [String: String] = [:]
-        for (name, template) in templates {
-            let text = FastHTMLContentType.pragma + template
-            guard let parsed = try? MustacheTemplate(string: text) else { return nil }
-            library.register(parsed, named: name)
-            texts[name] = text
-        }
-        let pages = PageTemplates(texts: texts, library: library)
-        var compiled: [UInt8] = []
-        #expect(pages.render("main", values, into: &compiled))
-        let mustache = library.render(TemplateValue.object(values).mustacheValue, withTemplate: "main") ?? "<missing>"
-        return (String(decoding: compiled, as: UTF8.self), mustache, pages.isCompiled)
+        guard let result = TemplateRenderingCheck.renderBothWays(templates, main: "main", values: values) else { return nil }
+        #expect(result.compiled != nil)
+        return (result.compiled ?? "<missing>", result.mustache, result.isCompiled)
     }
 
     @Test(arguments: [

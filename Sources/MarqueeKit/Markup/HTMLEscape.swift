@@ -10,15 +10,20 @@ public enum HTMLEscape {
         escape(string, quotes: true)
     }
 
-    /// Appends `string` to `output` as UTF-8, escaped as ``attribute(_:)`` escapes it; runs
-    /// without special characters are copied whole.
+    /// Appends `string` to `output` as UTF-8, escaped as ``attribute(_:)`` escapes it.
     static func appendAttribute(_ string: String, to output: inout [UInt8]) {
         var string = string
-        string.withUTF8 { appendAttribute($0, to: &output) }
+        string.withUTF8 { append($0, quotes: true, to: &output) }
     }
 
     /// Appends UTF-8 `bytes` to `output`, escaped as ``attribute(_:)`` escapes text.
     static func appendAttribute(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        append(bytes, quotes: true, to: &output)
+    }
+
+    /// The one set of rules: `&`, `<`, `>` and, with `quotes`, `"` and `'` become references;
+    /// runs without them are copied whole. The characters are ASCII, so UTF-8 passes intact.
+    private static func append(_ bytes: UnsafeBufferPointer<UInt8>, quotes: Bool, to output: inout [UInt8]) {
         var runStart = 0
         for index in bytes.indices {
             let replacement: StaticString
@@ -26,8 +31,8 @@ public enum HTMLEscape {
             case 0x26: replacement = "&amp;"
             case 0x3C: replacement = "&lt;"
             case 0x3E: replacement = "&gt;"
-            case 0x22: replacement = "&quot;"
-            case 0x27: replacement = "&#39;"
+            case 0x22 where quotes: replacement = "&quot;"
+            case 0x27 where quotes: replacement = "&#39;"
             default: continue
             }
             output += UnsafeBufferPointer(rebasing: bytes[runStart..<index])
@@ -38,24 +43,13 @@ public enum HTMLEscape {
     }
 
     private static func escape(_ string: String, quotes: Bool) -> String {
-        var needsWork = false
-        for byte in string.utf8 where byte == 0x26 || byte == 0x3C || byte == 0x3E || (quotes && (byte == 0x22 || byte == 0x27)) {
-            needsWork = true
-            break
+        guard string.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || (quotes && ($0 == 0x22 || $0 == 0x27)) }) else {
+            return string
         }
-        guard needsWork else { return string }
-        var result = ""
+        var string = string
+        var result: [UInt8] = []
         result.reserveCapacity(string.utf8.count + 16)
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"" where quotes: result += "&quot;"
-            case "'" where quotes: result += "&#39;"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        string.withUTF8 { append($0, quotes: quotes, to: &result) }
+        return String(decoding: result, as: UTF8.self)
     }
 }

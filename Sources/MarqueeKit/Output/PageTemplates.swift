@@ -12,29 +12,30 @@ import Mustache
 struct PageTemplates: Sendable {
     private let compiled: [String: [TemplateNode]]?
     private let library: MustacheLibrary
-    private let texts: [String: String]
 
-    /// `texts` are the templates by name, as `library` (swift-mustache) parsed them. With
-    /// `compiling` false, swift-mustache renders them whatever they hold.
-    init(texts: [String: String], library: MustacheLibrary, compiling: Bool = true) {
-        self.library = library
-        self.texts = texts
-        var compiled: [String: [TemplateNode]]? = compiling ? [:] : nil
-        for (name, text) in texts where compiled != nil {
+    /// `texts` are the templates by name, as `library` (swift-mustache) parsed them.
+    init(texts: [String: String], library: MustacheLibrary) {
+        var compiled: [String: [TemplateNode]]? = [:]
+        for (name, text) in texts {
             guard let nodes = try? TemplateCompiler.compile(text) else {
                 compiled = nil
                 break
             }
             compiled?[name] = nodes
         }
+        self.init(compiled: compiled, library: library)
+    }
+
+    private init(compiled: [String: [TemplateNode]]?, library: MustacheLibrary) {
         self.compiled = compiled
+        self.library = library
     }
 
     /// True when the compiled renderer is in use (every template is within its subset).
     var isCompiled: Bool { compiled != nil }
 
     /// The same templates, always rendered by swift-mustache.
-    var renderedBySwiftMustache: PageTemplates { PageTemplates(texts: texts, library: library, compiling: false) }
+    var renderedBySwiftMustache: PageTemplates { PageTemplates(compiled: nil, library: library) }
 
     /// Renders the template `name` with `values` and appends the result to `output`; false when
     /// there is no such template.

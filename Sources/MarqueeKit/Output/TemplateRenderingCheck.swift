@@ -11,22 +11,34 @@ public enum TemplateRenderingCheck {
     /// The template may use the partials `item` and `lines`; it cannot name itself (its own
     /// name has a space), since swift-mustache would recurse without end.
     public static func difference(in template: String) -> (compiled: String, mustache: String)? {
+        var templates = partials
+        templates[name] = template
+        guard let result = renderBothWays(templates, main: name, values: values), result.isCompiled,
+              result.compiled != result.mustache
+        else { return nil }
+        return (result.compiled ?? "", result.mustache)
+    }
+
+    /// `templates` (as a site writes them; the pragma `Theme.load` puts in front is added here)
+    /// rendered from `main` with `values`, by the compiled renderer (nil when there is no `main`)
+    /// and by swift-mustache; nil when swift-mustache cannot parse one of them.
+    static func renderBothWays(
+        _ templates: [String: String], main: String, values: TemplateObject
+    ) -> (compiled: String?, mustache: String, isCompiled: Bool)? {
         MustacheContentTypes.register(FastHTMLContentType(), named: FastHTMLContentType.name)
-        var texts = partials
-        texts[name] = template
         var library = MustacheLibrary()
-        for (name, text) in texts {
-            guard let parsed = try? MustacheTemplate(string: FastHTMLContentType.pragma + text) else { return nil }
+        var texts: [String: String] = [:]
+        for (name, template) in templates {
+            let text = FastHTMLContentType.pragma + template
+            guard let parsed = try? MustacheTemplate(string: text) else { return nil }
             library.register(parsed, named: name)
-            texts[name] = FastHTMLContentType.pragma + text
+            texts[name] = text
         }
         let pages = PageTemplates(texts: texts, library: library)
-        guard pages.isCompiled else { return nil }
         var compiled: [UInt8] = []
-        _ = pages.render(name, values, into: &compiled)
-        let mustache = library.render(TemplateValue.object(values).mustacheValue, withTemplate: name) ?? ""
-        let text = String(decoding: compiled, as: UTF8.self)
-        return text == mustache ? nil : (text, mustache)
+        let found = pages.render(main, values, into: &compiled)
+        let mustache = library.render(TemplateValue.object(values).mustacheValue, withTemplate: main) ?? ""
+        return (found ? String(decoding: compiled, as: UTF8.self) : nil, mustache, pages.isCompiled)
     }
 
     private static let name = "fuzzed template"

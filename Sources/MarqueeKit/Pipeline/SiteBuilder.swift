@@ -91,13 +91,19 @@ public struct SiteBuilder: Sendable {
             BuildState.inputs(of: site, files: $0, contentStamps: contentStamps, environment: environment)
         }
         // None of that changed since the last build, and its output is untouched: stop before loading.
-        if let inputs, BuildState.recordedInputs(for: site) == inputs, let state = BuildState.load(for: site),
-           state.inputs == inputs, state.matches(site.output) {
-            timings.lap("check inputs and output")
-            return unchanged(state, started: started, timings: timings, context: context)
+        // (The state's first line tells whether reading all of it is worth it.)
+        var stateRead: BuildState?
+        if let inputs, BuildState.recordedInputs(for: site) == inputs {
+            stateRead = BuildState.load(for: site)
+            if let state = stateRead, state.inputs == inputs, state.matches(site.output) {
+                timings.lap("check inputs and output")
+                return unchanged(state, started: started, timings: timings, context: context)
+            }
         }
-        // Loading is mostly one core's work: the previous build's state is read meanwhile.
-        async let previousState = BuildState.load(for: site)
+        // Loading is mostly one core's work: the previous build's state is read meanwhile, unless
+        // the check above read it already.
+        let knownState = stateRead
+        async let previousState = knownState ?? BuildState.load(for: site)
         var items = try await loadAll(context)
         timings.lap("load")
         // Nothing changed since the last build (same items and settings, output untouched): stop here.
