@@ -15,10 +15,11 @@ enum FuzzTarget: String, CaseIterable {
             MovieFuzzing.shared.run(data)
         case .markdown:
             let markdown = String(decoding: data, as: UTF8.self)
-            let html = MarkdownRenderer.render(markdown) { url, role in URLPolicy.resolveWeb(url, role: role, base: nil) }
+            let (html, blocks) = MarkdownRenderer.renderWithTextBlocks(markdown) { url, role in URLPolicy.resolveWeb(url, role: role, base: nil) }
             ScriptFreeCheck.assertSafe(html, input: data)
-            // The layout reads the text from the Markdown's tree: it must be the text of the HTML.
-            if let blocks = MarkdownRenderer.textBlocks(of: markdown), blocks != TextBlocks.blocks(fromHTML: html) {
+            // The layout reads the text from the Markdown's tree: it must be the text of the HTML,
+            // whether read during rendering or from a parse of its own.
+            if let blocks, blocks != TextBlocks.blocks(fromHTML: html) || blocks != MarkdownRenderer.textBlocks(of: markdown) {
                 FileHandle.standardError.write(Data("text from the tree differs from the HTML's:\n\(html)\n\(blocks)\n".utf8))
                 abort()
             }

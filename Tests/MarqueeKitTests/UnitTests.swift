@@ -127,10 +127,15 @@ struct MarkupTests {
         "Controls \u{12}a[b](jc)> \u{7F}\u{85}\(Character(Unicode.Scalar(0xFDD0)!))\(Character(Unicode.Scalar(0xFFFE)!))\(Character(Unicode.Scalar(0x1FFFF)!)) \u{C}form feed\r\ncarriage\rreturns",
     ])
     func markdownTextFromTheTreeMatchesTheHTML(_ markdown: String) {
-        let html = MarkdownRenderer.render(markdown) { url, role in URLPolicy.resolveWeb(url, role: role, base: nil) }
+        let resolve = { (url: String, role: URLRole) in URLPolicy.resolveWeb(url, role: role, base: nil) }
+        let html = MarkdownRenderer.render(markdown, resolve: resolve)
         let blocks = MarkdownRenderer.textBlocks(of: markdown)
         #expect(blocks == TextBlocks.blocks(fromHTML: html))
         #expect(blocks?.isEmpty == false)
+        // The markup stage renders and reads the blocks from one parse: the same HTML, the same blocks.
+        let rendered = MarkdownRenderer.renderWithTextBlocks(markdown, resolve: resolve)
+        #expect(rendered.html == html)
+        #expect(rendered.textBlocks == blocks)
     }
 
     @Test func preformattedBlocksKeepTheirLastLine() {
@@ -171,6 +176,7 @@ struct MarkupTests {
     @Test func deepMarkdownFallsBackToTheHTML() {
         let markdown = String(repeating: "> ", count: 150) + "deep"
         #expect(MarkdownRenderer.textBlocks(of: markdown) == nil)
+        #expect(MarkdownRenderer.renderWithTextBlocks(markdown) { url, _ in url }.textBlocks == nil)
         #expect(TextBlocks.plainText(fromHTML: MarkdownRenderer.render(markdown) { url, _ in url }) == "deep")
     }
 

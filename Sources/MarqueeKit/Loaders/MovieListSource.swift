@@ -43,43 +43,58 @@ public struct MovieListSource: Plugin {
             }
             throw BuildError(file: display, place: .path("$"), "expected an object with a \"movies\" array at the top, found \(found).")
         }
-        guard case .array(let movies) = list else {
+        guard case .array(let list) = list else {
             throw BuildError(file: display, place: .path("movies"), "expected an array of movies, found \(list.kindName).")
         }
         let folder = file.deletingLastPathComponent()
-        // Reading the fields and hashing them is spread over the cores; local photos are then
-        // registered in the file's order, so asset names and the first error reported never
-        // depend on timing.
-        let fields = Array(movies.prefix(limit ?? Int.max).enumerated()).concurrentMap { index, movie in
-            Result { () throws(BuildError) -> MovieFields in try self.fields(of: movie, at: index, display: display) }
+        // Each movie is read, checked and made into an item on whichever core is free; only
+        // local photos are then registered, in the file's order, so asset names and the first
+        // error reported never depend on timing.
+        let movies = Array(list.prefix(limit ?? Int.max).enumerated()).concurrentMap { index, movie in
+            Result { () throws(BuildError) -> Movie in try self.movie(movie, at: index, folder: folder, display: display) }
         }
         var items: [Item] = []
-        items.reserveCapacity(fields.count)
-        for (index, result) in fields.enumerated() {
-            let movie = try result.get()
-            var images: [ImageCandidate] = []
-            var id = movie.idParts
-            if let photo = movie.photo {
-                images.append(try image(photo, at: "\(Self.path(of: index)).Photo", folder: folder, display: display, context: context))
+        items.reserveCapacity(movies.count)
+        for (index, result) in movies.enumerated() {
+            switch try result.get() {
+            case .ready(let item):
+                items.append(item)
+            case .waitingForLocalPhoto(let photo, let fields):
+                let image: ImageCandidate
+                do throws(LocalAssetProblem) {
+                    image = ImageCandidate(url: try context.localAssets.register(photo, relativeTo: folder))
+                } catch {
+                    throw BuildError(file: display, place: .path("\(Self.path(of: index)).Photo"), error.message + ".")
+                }
+                items.append(fields.item(image: image, source: name, folder: folder))
             }
-            id.add(images.first?.url ?? "")
-            items.append(Item(
-                id: "movie-" + id.hex, source: name, title: movie.title, intro: movie.intro,
-                body: .markdown(movie.description, base: folder), images: images))
         }
         return items
+    }
+
+    /// A movie read on any core: its item, or its fields until its local photo is registered.
+    private enum Movie: Sendable {
+        case ready(Item)
+        case waitingForLocalPhoto(String, MovieFields)
     }
 
     /// One movie's strings, checked, and its id hash fed with all but the photo's final URL.
     private struct MovieFields: Sendable {
         var title, description, intro: String
-        var photo: String?
         var idParts: StableHash.Parts
+
+        func item(image: ImageCandidate?, source: String, folder: URL) -> Item {
+            var id = idParts
+            id.add(image?.url ?? "")
+            return Item(
+                id: "movie-" + id.hex, source: source, title: title, intro: intro,
+                body: .markdown(description, base: folder), images: image.map { [$0] } ?? [])
+        }
     }
 
     private static func path(of index: Int) -> String { "movies[\(index)]" }
 
-    private func fields(of movie: JSONValue, at index: Int, display: String) throws(BuildError) -> MovieFields {
+    private func movie(_ movie: JSONValue, at index: Int, folder: URL, display: String) throws(BuildError) -> Movie {
         guard case .object = movie else {
             throw BuildError(file: display, place: .path(Self.path(of: index)), "expected a movie object with Title and Description, found \(movie.kindName).")
         }
@@ -103,20 +118,14 @@ public struct MovieListSource: Plugin {
         let photo = try string("Photo", required: false)?.trimmed(.whitespaces)
         var idParts = StableHash.Parts()
         for part in [name, title, description] { idParts.add(part) }
-        return MovieFields(title: title, description: description, intro: intro, photo: photo?.isEmpty == false ? photo : nil, idParts: idParts)
-    }
-
-    private func image(_ photo: String, at path: String, folder: URL, display: String, context: BuildContext) throws(BuildError) -> ImageCandidate {
-        if let scheme = URLPolicy.scheme(of: photo) {
-            guard URLPolicy.imageSchemes.contains(scheme), URL(string: photo) != nil else {
-                throw BuildError(file: display, place: .path(path), "\"\(photo)\" is not an http(s) URL; give a path relative to this file or an http(s) URL.")
-            }
-            return ImageCandidate(url: photo)
+        let fields = MovieFields(title: title, description: description, intro: intro, idParts: idParts)
+        guard let photo, !photo.isEmpty else { return .ready(fields.item(image: nil, source: name, folder: folder)) }
+        guard let scheme = URLPolicy.scheme(of: photo) else { return .waitingForLocalPhoto(photo, fields) }
+        guard URLPolicy.imageSchemes.contains(scheme), URL(string: photo) != nil else {
+            throw BuildError(
+                file: display, place: .path("\(Self.path(of: index)).Photo"),
+                "\"\(photo)\" is not an http(s) URL; give a path relative to this file or an http(s) URL.")
         }
-        do {
-            return ImageCandidate(url: try context.localAssets.register(photo, relativeTo: folder))
-        } catch {
-            throw BuildError(file: display, place: .path(path), error.message + ".")
-        }
+        return .ready(fields.item(image: ImageCandidate(url: photo), source: name, folder: folder))
     }
 }

@@ -7,11 +7,28 @@ public enum MarkdownRenderer {
     /// Renders `markdown`; every link and image URL is passed through `resolve` first (return
     /// nil to drop the URL, leaving the text).
     public static func render(_ markdown: String, smartPunctuation: Bool = true, resolve: (String, URLRole) -> String?) -> String {
+        render(markdown, smartPunctuation: smartPunctuation, readingTextBlocks: false, resolve: resolve).html
+    }
+
+    /// Renders `markdown` as ``render(_:smartPunctuation:resolve:)`` does and reads its text
+    /// blocks as ``textBlocks(of:smartPunctuation:)`` does, from one parse (cmark's parsing is
+    /// most of the work of either).
+    public static func renderWithTextBlocks(
+        _ markdown: String, smartPunctuation: Bool = true, resolve: (String, URLRole) -> String?
+    ) -> (html: String, textBlocks: [TextBlock]?) {
+        render(markdown, smartPunctuation: smartPunctuation, readingTextBlocks: true, resolve: resolve)
+    }
+
+    private static func render(
+        _ markdown: String, smartPunctuation: Bool, readingTextBlocks: Bool, resolve: (String, URLRole) -> String?
+    ) -> (html: String, textBlocks: [TextBlock]?) {
         parse(markdown, options: options(smartPunctuation)) { document in
-            guard let document else { return "" }
+            guard let document else { return ("", readingTextBlocks ? [] : nil) }
+            // Read before the URLs are rewritten, so that the blocks are exactly those of a parse of their own.
+            let blocks = readingTextBlocks ? MarkdownTree.textBlocks(of: document) : nil
             rewriteURLs(in: document, resolve: resolve)
-            guard let html = cmark_render_html(document, options(smartPunctuation)) else { return "" }
-            return String(cString: html)
+            guard let html = cmark_render_html(document, options(smartPunctuation)) else { return ("", blocks) }
+            return (String(cString: html), blocks)
         }
     }
 

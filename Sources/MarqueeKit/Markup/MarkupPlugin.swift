@@ -18,31 +18,35 @@ public struct MarkupPlugin: Plugin {
     /// Sets every item's `bodyHTML`; results for unchanged descriptions come from the memo of
     /// the last build (except Markdown that copies local images).
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
-        let html = items.concurrentMap { render($0.body, context: context) }
+        let rendered = items.concurrentMap { render($0.body, context: context) }
         for index in items.indices {
-            items[index].bodyHTML = html[index]
-            if case .markdown = items[index].body { items[index].markdownRendering = (html[index], smartPunctuation) }
+            let (html, textBlocks) = rendered[index]
+            items[index].bodyHTML = html
+            if case .markdown = items[index].body { items[index].markdownRendering = (html, smartPunctuation, textBlocks) }
         }
     }
 
-    func render(_ markup: Markup, context: BuildContext) -> String {
+    /// The HTML of `markup`, and for Markdown rendered now (not remembered) its text blocks, read
+    /// from the same parse for the layout stage.
+    func render(_ markup: Markup, context: BuildContext) -> (html: String, textBlocks: [TextBlock]?) {
         switch markup {
         case .text(let text):
-            return text.isEmpty ? "" : "<p>" + HTMLEscape.text(text).replacingOccurrences(of: "\n", with: "<br>") + "</p>"
+            return (text.isEmpty ? "" : "<p>" + HTMLEscape.text(text).replacingOccurrences(of: "\n", with: "<br>") + "</p>", nil)
         case .html(let html, let base):
-            return context.memo.value(for: memoKey("html", html, base?.absoluteString)) {
+            let sanitized = context.memo.value(for: memoKey("html", html, base?.absoluteString)) {
                 HTMLSanitizer(base: base).sanitize(html)
             }
+            return (sanitized, nil)
         case .markdown(let markdown, let base):
             let key = memoKey("markdown", markdown, base?.path)
-            if let known = context.memo.value(for: key) { return known }
+            if let known = context.memo.value(for: key) { return (known, nil) }
             // Local images are copied into the site as a side effect: such results are not reused.
             var touchedLocalFiles = false
-            let html = MarkdownRenderer.render(markdown, smartPunctuation: smartPunctuation) { url, role in
+            let rendered = MarkdownRenderer.renderWithTextBlocks(markdown, smartPunctuation: smartPunctuation) { url, role in
                 resolveLocal(url, role: role, base: base, context: context, touchedLocalFiles: &touchedLocalFiles)
             }
-            if !touchedLocalFiles { context.memo.store(html, for: key) }
-            return html
+            if !touchedLocalFiles { context.memo.store(rendered.html, for: key) }
+            return rendered
         }
     }
 

@@ -83,10 +83,11 @@ public struct Item: Sendable {
         get { storage.fields.metadata }
         set { writable.fields.metadata = newValue }
     }
-    /// The HTML the markup stage made of a Markdown `body`, with its setting: while `bodyHTML`
-    /// is still this HTML, its text can be read from the Markdown (faster than parsing the HTML).
-    /// Holds no copy: it shares the string's storage with `bodyHTML`.
-    var markdownRendering: (html: String, smartPunctuation: Bool)? {
+    /// The HTML the markup stage made of a Markdown `body`, with its setting and, when it parsed
+    /// the Markdown in this build, the text blocks read from that parse: while `bodyHTML` is
+    /// still this HTML, its text is read from these blocks or the Markdown (faster than parsing
+    /// the HTML). The HTML is no copy: it shares the string's storage with `bodyHTML`.
+    var markdownRendering: MarkdownRendering? {
         get { storage.fields.markdownRendering }
         set { writable.fields.markdownRendering = newValue }
     }
@@ -120,8 +121,10 @@ public struct Item: Sendable {
         var cell: CellPlan?
         var badges: [String]
         var metadata: ItemMetadata
-        var markdownRendering: (html: String, smartPunctuation: Bool)?
+        var markdownRendering: MarkdownRendering?
     }
+
+    typealias MarkdownRendering = (html: String, smartPunctuation: Bool, textBlocks: [TextBlock]?)
 
     /// Holds the fields. Changed only through `writable`, which first makes it this item's own:
     /// a shared storage is never changed, so sharing it between threads is safe.
@@ -182,9 +185,9 @@ extension Item {
     /// The blocks of text in `bodyHTML`: read from the Markdown it was made from unless a plugin
     /// has changed the HTML since, parsed from the HTML otherwise.
     var bodyTextBlocks: [TextBlock] {
-        if let rendering = markdownRendering, rendering.html == bodyHTML, case .markdown(let markdown, _) = body,
-           let blocks = MarkdownRenderer.textBlocks(of: markdown, smartPunctuation: rendering.smartPunctuation) {
-            return blocks
+        if let rendering = markdownRendering, rendering.html == bodyHTML, case .markdown(let markdown, _) = body {
+            if let blocks = rendering.textBlocks { return blocks }
+            if let blocks = MarkdownRenderer.textBlocks(of: markdown, smartPunctuation: rendering.smartPunctuation) { return blocks }
         }
         return TextBlocks.blocks(fromHTML: bodyHTML)
     }
