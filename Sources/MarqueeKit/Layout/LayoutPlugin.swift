@@ -28,7 +28,7 @@ public struct LayoutPlugin: Plugin {
         settings.combine("\(metrics)|\(imageLines ?? -1)")
         settings.combine(context.theme.assets.regularFont + context.theme.assets.boldFont)
         let base = settings
-        let plans = items.concurrentMap { item -> CellPlan in
+        items.concurrentUpdate { item in
             let hasImage = !item.images.isEmpty
             var key = base
             key.combine(item.titleLine)
@@ -36,13 +36,13 @@ public struct LayoutPlugin: Plugin {
             key.combine(hasImage ? 1 : 0)
             if let known = context.memo.value(for: key.value).flatMap(LayoutEngine.LineCounts.init(memoText:)),
                known.title.count == engine.metrics.breakpoints.count {
-                return engine.plan(known, hasImage: hasImage)
+                item.cell = engine.plan(known, hasImage: hasImage)
+                return
             }
             let counts = engine.lineCounts(title: item.titleLine, description: item.bodyTextBlocks, hasImage: hasImage)
             context.memo.store(counts.memoText, for: key.value)
-            return engine.plan(counts, hasImage: hasImage)
+            item.cell = engine.plan(counts, hasImage: hasImage)
         }
-        for index in items.indices { items[index].cell = plans[index] }
     }
 }
 

@@ -18,11 +18,10 @@ public struct MarkupPlugin: Plugin {
     /// Sets every item's `bodyHTML`; results for unchanged descriptions come from the memo of
     /// the last build (except Markdown that copies local images).
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
-        let rendered = items.concurrentMap { render($0.body, context: context) }
-        for index in items.indices {
-            let (html, textBlocks) = rendered[index]
-            items[index].bodyHTML = html
-            if case .markdown = items[index].body { items[index].markdownRendering = (html, smartPunctuation, textBlocks) }
+        items.concurrentUpdate { item in
+            let (html, textBlocks) = render(item.body, context: context)
+            item.bodyHTML = html
+            if case .markdown = item.body { item.markdownRendering = (html, smartPunctuation, textBlocks) }
         }
     }
 

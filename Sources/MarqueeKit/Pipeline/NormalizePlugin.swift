@@ -19,14 +19,12 @@ public struct NormalizePlugin: Plugin {
         var seen: Set<String> = []
         items = items.filter { seen.insert($0.id).inserted }
         let config = context.config
-        items = items.concurrentMap { item in
-            var item = item
+        items.concurrentUpdate { item in
             let title = item.title.trimmed()
             item.title = title.isEmpty ? config.titleFallback : title
             if item.intro.isEmpty { item.intro = Self.plainText(of: item, memo: context.memo) }
             item.intro = TextTruncation.truncate(item.intro, to: config.introLength)
             if item.images.count > Self.maximumImages { item.images.removeLast(item.images.count - Self.maximumImages) }
-            return item
         }
         Slug.assign(to: &items)
     }
