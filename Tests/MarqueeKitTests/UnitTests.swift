@@ -447,6 +447,16 @@ struct ParallelMapTests {
         }
         #expect(try [Int]().concurrentMap { (n: Int) throws(Refused) -> Int in n }.isEmpty)
     }
+
+    @Test(arguments: [0, 1, 2, 63, 5_000])
+    func updatesEveryElementInPlaceOnce(count: Int) {
+        var items = (0..<count).map { Item(id: "\($0)", source: "s", title: "t\($0)", body: .text("x")) }
+        let copy = items
+        items.concurrentUpdate { item in item.title += "!" }
+        #expect(items.map(\.title) == (0..<count).map { "t\($0)!" })
+        // Items shared with another array are copied before they change, not changed under it.
+        #expect(copy.map(\.title) == (0..<count).map { "t\($0)" })
+    }
 }
 
 @Suite("Item copies")
