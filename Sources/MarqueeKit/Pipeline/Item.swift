@@ -124,6 +124,7 @@ public struct Item: Sendable {
         var markdownRendering: MarkdownRendering?
     }
 
+    /// What ``markdownRendering`` holds.
     typealias MarkdownRendering = (html: String, smartPunctuation: Bool, textBlocks: [TextBlock]?)
 
     /// Holds the fields. Changed only through `writable`, which first makes it this item's own:
@@ -182,8 +183,9 @@ extension Item {
         }
     }
 
-    /// The blocks of text in `bodyHTML`: read from the Markdown it was made from unless a plugin
-    /// has changed the HTML since, parsed from the HTML otherwise.
+    /// The blocks of text in `bodyHTML`: those the markup stage read while rendering it, or read
+    /// again from the Markdown it was made from, unless a plugin has changed the HTML since;
+    /// parsed from the HTML otherwise.
     var bodyTextBlocks: [TextBlock] {
         if let rendering = markdownRendering, rendering.html == bodyHTML, case .markdown(let markdown, _) = body {
             if let blocks = rendering.textBlocks { return blocks }
