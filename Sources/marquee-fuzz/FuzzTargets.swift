@@ -3,7 +3,7 @@ import Foundation
 
 /// The parsers and filters that read untrusted input, each as a fuzz target.
 enum FuzzTarget: String, CaseIterable {
-    case feed, movies, markdown, sanitizer, template
+    case feed, movies, json, markdown, sanitizer, template
 
     /// Runs one input. Errors are expected (bad input must be an error, not a crash); a broken
     /// property stops the process so libFuzzer records the input.
@@ -13,6 +13,15 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? FeedParser.parse(data, display: "fuzz.xml")
         case .movies:
             MovieFuzzing.shared.run(data)
+        case .json:
+            // Large arrays are parsed on every core: the result must be the one-core parse's, the
+            // same value or the same error (line, column and message).
+            let onEveryCore = Result { () throws(JSONSyntaxError) -> JSONValue in try JSONParser.parse(data, parallelArrayBytes: 0) }
+            let onOneCore = Result { () throws(JSONSyntaxError) -> JSONValue in try JSONParser.parse(data, parallelArrayBytes: .max) }
+            if onEveryCore != onOneCore {
+                FileHandle.standardError.write(Data("the parses differ:\n\(onEveryCore)\n\(onOneCore)\n".utf8))
+                abort()
+            }
         case .markdown:
             let markdown = String(decoding: data, as: UTF8.self)
             let (html, blocks) = MarkdownRenderer.renderWithTextBlocks(markdown) { url, role in URLPolicy.resolveWeb(url, role: role, base: nil) }
