@@ -58,9 +58,12 @@ public struct JSONParser {
     /// Arrays and objects nested deeper than this are refused.
     public static let maximumDepth = 256
 
-    /// Arrays near the top of a document that span at least this many bytes are parsed on every
-    /// core (a movie list of 10,000 items is 13 MB).
+    /// Arrays near the top of a document (``parallelArrayDepth``) that span at least this many
+    /// bytes are parsed on every core (a movie list of 10,000 items is 13 MB).
     public static let parallelArrayBytes = 1 << 20
+    /// How deep such arrays may be: 1 is a document that is an array, 2 an array in the document's
+    /// object (`{"movies": […]}`, a JSON Feed's `items`).
+    static let parallelArrayDepth = 2
 
     /// The document's bytes, borrowed for the length of ``parse(_:)`` (read in place: copying a
     /// 10 MB list into an array, and checking every index into it, cost a third of parsing).
@@ -73,7 +76,7 @@ public struct JSONParser {
     /// (the same value, or the same error) whatever it is.
     public static func parse(_ data: Data, parallelArrayBytes: Int = parallelArrayBytes) throws(JSONSyntaxError) -> JSONValue {
         let result = data.withUnsafeBytes { raw -> Result<JSONValue, JSONSyntaxError> in
-            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), parallelArrays: (2, parallelArrayBytes))
+            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), parallelArrays: (parallelArrayDepth, parallelArrayBytes))
             return Result { () throws(JSONSyntaxError) -> JSONValue in try parser.parseDocument() }
         }
         return try result.get()
@@ -229,6 +232,7 @@ public struct JSONParser {
     private func elementEnds(ofArrayAt open: Int) -> (ends: [Int], close: Int)? {
         var ends: [Int] = []
         var nesting: [UInt8] = [UInt8(ascii: "]")]
+        // A parser only for its way of skipping strings eight bytes at a time.
         var scanner = JSONParser(bytes: bytes, parallelArrays: (-1, Int.max), index: open + 1)
         while scanner.index < bytes.count {
             let byte = bytes[scanner.index]
