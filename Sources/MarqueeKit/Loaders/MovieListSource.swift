@@ -51,7 +51,7 @@ public struct MovieListSource: Plugin {
         // local photos are then registered, in the file's order, so asset names and the first
         // error reported never depend on timing.
         let movies = Array(list.prefix(limit ?? Int.max).enumerated()).concurrentMap { index, movie in
-            Result { () throws(BuildError) -> Movie in try self.movie(movie, at: index, folder: folder, display: display) }
+            Result { () throws(BuildError) -> Movie in try self.read(movie, at: index, folder: folder, display: display) }
         }
         var items: [Item] = []
         items.reserveCapacity(movies.count)
@@ -94,7 +94,8 @@ public struct MovieListSource: Plugin {
 
     private static func path(of index: Int) -> String { "movies[\(index)]" }
 
-    private func movie(_ movie: JSONValue, at index: Int, folder: URL, display: String) throws(BuildError) -> Movie {
+    /// One movie of the list, checked and made into an item (or fields waiting for a local photo).
+    private func read(_ movie: JSONValue, at index: Int, folder: URL, display: String) throws(BuildError) -> Movie {
         guard case .object = movie else {
             throw BuildError(file: display, place: .path(Self.path(of: index)), "expected a movie object with Title and Description, found \(movie.kindName).")
         }

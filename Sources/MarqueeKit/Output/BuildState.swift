@@ -10,7 +10,7 @@ struct BuildState: Equatable {
     /// Hash of what every page depends on besides its own values (see ``environment(of:)``).
     var environment: String
     /// Hash of what the items were loaded from, taken before loading (see
-    /// ``inputs(of:files:contentStamps:environment:)``); `-` when a plugin could not say.
+    /// ``inputs(files:contentStamps:environment:)``); `-` when a plugin could not say.
     var inputs: String = "-"
     /// Path → digest of the values the page was rendered from (see ``OutputSet/reuse(_:digest:)``).
     var digests: [String: UInt64]
@@ -145,7 +145,7 @@ struct BuildState: Equatable {
     /// the stamps under `Content/`, and the device, inode, size, modification and change times of
     /// every file the sources declare (``Plugin/itemFiles(in:)``). Any write to a file changes its
     /// change time, which no program can set back. Nil when a declared file cannot be read.
-    static func inputs(of site: Site, files: [URL], contentStamps: String, environment: String) -> String? {
+    static func inputs(files: [URL], contentStamps: String, environment: String) -> String? {
         var hasher = StableHasher("inputs")
         hasher.combine(environment)
         hasher.combine(contentStamps)

@@ -40,6 +40,11 @@ struct StageTimings {
         last = now
     }
 
+    /// Hands ``summary`` to `progress` when `MARQUEE_TIMINGS` is set.
+    func report(to progress: (String) -> Void) {
+        if ProcessInfo.processInfo.environment["MARQUEE_TIMINGS"] != nil { progress(summary) }
+    }
+
     var summary: String {
         "timings: " + laps.filter { $0.1 > .milliseconds(1) }
             .map { "\($0.0) \(String(format: "%.3f", Double($0.1.components.attoseconds) / 1e18 + Double($0.1.components.seconds))) s" }
@@ -88,7 +93,7 @@ public struct SiteBuilder: Sendable {
         // build runs then differs from what the state records, and the next build loads it).
         let contentStamps = BuildState.contentStamps(of: site)
         let inputs = declaredItemFiles(context).flatMap {
-            BuildState.inputs(of: site, files: $0, contentStamps: contentStamps, environment: environment)
+            BuildState.inputs(files: $0, contentStamps: contentStamps, environment: environment)
         }
         // None of that changed since the last build, and its output is untouched: stop before loading.
         // (The state's first line tells whether reading all of it is worth it.)
@@ -169,7 +174,7 @@ public struct SiteBuilder: Sendable {
         state.save(for: site)
         await memoSaved
         timings.lap("save state and memo")
-        if ProcessInfo.processInfo.environment["MARQUEE_TIMINGS"] != nil { progress(timings.summary) }
+        timings.report(to: progress)
         keepUntilExit(items, memo, previous as Any, state, staged, listing as Any)
         return BuildReport(
             items: items.count, pages: pages, files: recorded.stamps.count,
@@ -179,7 +184,7 @@ public struct SiteBuilder: Sendable {
 
     /// The report of a build that found nothing to do.
     private func unchanged(_ state: BuildState, started: ContinuousClock.Instant, timings: StageTimings, context: BuildContext) -> BuildReport {
-        if ProcessInfo.processInfo.environment["MARQUEE_TIMINGS"] != nil { progress(timings.summary) }
+        timings.report(to: progress)
         keepUntilExit(state)
         return BuildReport(
             items: state.items, pages: state.pages, files: state.files.count, filesWritten: 0,
