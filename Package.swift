@@ -22,6 +22,8 @@ let package = Package(
         // C libraries from Debian: libcmark-dev (Markdown) and libgumbo-dev (HTML5 parsing).
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
         .systemLibrary(name: "CGumbo", pkgConfig: "gumbo", providers: [.apt(["libgumbo-dev"])]),
+        // glibc's <malloc.h>, for tuning the allocator in the command-line tool.
+        .systemLibrary(name: "CMalloc"),
 
         // Embeds the default theme (Templates/) into MarqueeKit at build time, so the
         // `marquee` binary works from any folder without the repository beside it.
@@ -50,7 +52,7 @@ let package = Package(
         .executableTarget(
             name: "marquee",
             dependencies: [
-                "MarqueeKit", "MarqueeServer",
+                "MarqueeKit", "MarqueeServer", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Fuzz targets: scripts/fuzz builds them with libFuzzer; a normal build replays saved
