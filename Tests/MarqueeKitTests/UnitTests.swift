@@ -433,6 +433,21 @@ struct StableHasherTests {
         other.combine("bc")
         #expect(split.value != other.value)
     }
+
+    /// Long texts are hashed in four lanes: words that trade places, between lanes or within
+    /// one, must still change the hash.
+    @Test func wordOrderMattersInLongTexts() {
+        let words = (0..<12).map { String(format: "word%04d", $0) }  // eight bytes each
+        var seen: Set<UInt64> = [hash(words.joined())]
+        for first in words.indices {
+            for second in words.indices where second > first {
+                var swapped = words
+                swapped.swapAt(first, second)
+                seen.insert(hash(swapped.joined()))
+            }
+        }
+        #expect(seen.count == 1 + words.count * (words.count - 1) / 2)
+    }
 }
 
 /// Item ids and fallback slugs appear in URLs: their hash must never change. The expected

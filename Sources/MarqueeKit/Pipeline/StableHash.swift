@@ -2,9 +2,9 @@ import Foundation
 
 /// A fast 64-bit hash for change detection, stable across runs and machines (unlike `Hasher`):
 /// the keys of ``BuildMemo``, page digests, build fingerprints. It mixes eight bytes at a time
-/// (MurmurHash3's steps, then its final avalanche), so hashing every description of a large
-/// site on each rebuild stays cheap. Not for security: a crafted collision could at worst
-/// keep a stale page.
+/// (MurmurHash3's steps, then its final avalanche; long texts in four independent lanes), so
+/// hashing every description of a large site on each rebuild stays cheap. Not for security: a
+/// crafted collision could at worst keep a stale page.
 public struct StableHasher: Sendable {
     /// The hash of everything combined so far.
     public var value: UInt64 { Self.avalanche(state) }
@@ -19,12 +19,17 @@ public struct StableHasher: Sendable {
     /// carries differences towards the high bits: "movie 12" and "movie 99" collided.)
     @inline(__always)
     private mutating func mix(_ word: UInt64) {
+        state = Self.step(state, word)
+    }
+
+    @inline(__always)
+    private static func step(_ lane: UInt64, _ word: UInt64) -> UInt64 {
         var k = word &* 0x87C3_7B91_1142_53D5
         k = k << 31 | k >> 33
         k = k &* 0x4CF5_AD43_2745_937F
-        state ^= k
-        state = state << 27 | state >> 37
-        state = state &* 5 &+ 0x52DC_E729
+        var h = lane ^ k
+        h = h << 27 | h >> 37
+        return h &* 5 &+ 0x52DC_E729
     }
 
     /// Adds a string (its length too, so `"ab" + "c"` and `"a" + "bc"` differ).
@@ -40,6 +45,23 @@ public struct StableHasher: Sendable {
 
     private mutating func combine(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
+        if bytes.count >= 64 {
+            // Long texts go through four lanes, each fed every fourth word: one lane's steps
+            // depend on each other, the four lanes' do not, so the processor overlaps them
+            // (about four times the speed of one chain of multiplies).
+            var lanes = (state, state ^ 0x9E37_79B9_7F4A_7C15, state ^ 0xC2B2_AE3D_27D4_EB4F, state ^ 0x1656_67B1_9E37_79F9)
+            while offset + 32 <= bytes.count {
+                lanes.0 = Self.step(lanes.0, bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian)
+                lanes.1 = Self.step(lanes.1, bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self).littleEndian)
+                lanes.2 = Self.step(lanes.2, bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self).littleEndian)
+                lanes.3 = Self.step(lanes.3, bytes.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self).littleEndian)
+                offset += 32
+            }
+            state = lanes.0
+            mix(lanes.1)
+            mix(lanes.2)
+            mix(lanes.3)
+        }
         while offset + 8 <= bytes.count {
             mix(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian)
             offset += 8
