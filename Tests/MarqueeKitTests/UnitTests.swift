@@ -337,6 +337,30 @@ struct LayoutEngineTests {
         #expect(lines == (200 + perLine - 1) / perLine)
     }
 
+    /// Text in a common size is measured from ASCII tables, with words' letters added in a fast
+    /// loop; every other size goes character by character. Both must break the same way.
+    @Test func tableAndCharacterByCharacterMeasuringAgree() {
+        let fast = engine.lineBreaker
+        let slow = LineBreaker(measurer: fast.measurer)
+        let pieces = ["word", "a", "Longerword", " ", "  ", "-", "well-known", "\n", ".", ",", "!)", "“quoted”", "naïve", "日本語", "。", "x", "MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM", "tab\tchar", "🎻"]
+        var seed: UInt64 = 0x9E37_79B9  // a fixed sequence (a linear congruential generator)
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        for _ in 0..<400 {
+            let runs = (0..<(1 + next(3))).map { _ in
+                TextRun((0..<next(40)).map { _ in pieces[next(pieces.count)] }.joined(), bold: next(2) == 0)
+            }
+            for size in [15.0, 17.0] {  // the engine's body and title sizes
+                let measured = (fast.measure(runs, size: size), slow.measure(runs, size: size))
+                for width in [20.0, 57.5, 120, 300, 700] {
+                    #expect(fast.lineCount(measured.0, width: width) == slow.lineCount(measured.1, width: width), "\(runs) at \(width)")
+                }
+            }
+        }
+    }
+
     @Test func bestFitPicksTheMediumThumbnail() {
         let candidates = [
             ImageCandidate(url: "s", width: 100, height: 150, isThumbnail: true),

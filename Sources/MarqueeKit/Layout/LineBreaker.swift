@@ -83,6 +83,22 @@ public struct LineBreaker: Sendable {
                                 cutter.add(breakClass, advance, at: count, preformatted: preformatted, into: &text.pieces)
                                 advances[count] = advance
                                 count += 1
+                                // Inside a word, the ASCII letters that follow only extend it: add
+                                // them in a tight loop (most characters of most texts take this path).
+                                guard cutter.isExtensible(endingAt: count) else { continue }
+                                var width = cutter.wordWidth
+                                while offset < bytes.count {
+                                    let byte = Int(bytes[offset])
+                                    guard byte < ascii.count, asciiClasses[byte] == .ordinary else { break }
+                                    let advance = ascii[byte]
+                                    guard advance >= 0 else { break }
+                                    width += advance
+                                    advances[count] = advance
+                                    count += 1
+                                    offset += 1
+                                }
+                                cutter.wordWidth = width
+                                cutter.wordEnd = count
                             }
                         }
                     }
@@ -196,6 +212,13 @@ public struct LineBreaker: Sendable {
                 appendToWord(index, advance)
                 if breakClass == .hyphen { flushWord(into: &pieces) }
             }
+        }
+
+        /// True when the word being collected ends at `index` with nothing pending after it:
+        /// an ordinary character at `index` would then only be appended to it.
+        @inline(__always)
+        func isExtensible(endingAt index: Int) -> Bool {
+            wordEnd == index && wordEnd > wordStart && pendingSpace == 0 && !breakAfterWord
         }
 
         mutating func appendToWord(_ index: Int, _ advance: Double) {
