@@ -118,7 +118,10 @@ final class FontCache: Sendable {
 
     /// The font file's bytes, for the site's assets (a copy: a plugin may change an asset's bytes).
     func bytes(of url: URL) throws(BuildError) -> Data {
-        Data(try file(url).bytes)
+        let bytes = try file(url).bytes
+        // One copy of the whole buffer: `Data(bytes)` takes a raw buffer as a sequence, a byte at a time.
+        guard let base = bytes.baseAddress else { return Data() }
+        return Data(bytes: base, count: bytes.count)
     }
 
     /// The font's metrics, parsed from the mapped file.
