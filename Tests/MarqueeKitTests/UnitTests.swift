@@ -352,8 +352,10 @@ struct LayoutEngineTests {
             let runs = (0..<(1 + next(3))).map { _ in
                 TextRun((0..<next(40)).map { _ in pieces[next(pieces.count)] }.joined(), bold: next(2) == 0)
             }
+            let preformatted = next(4) == 0
             for size in [15.0, 17.0] {  // the engine's body and title sizes
-                let measured = (fast.measure(runs, size: size), slow.measure(runs, size: size))
+                let measured = (
+                    fast.measure(runs, size: size, preformatted: preformatted), slow.measure(runs, size: size, preformatted: preformatted))
                 for width in [20.0, 57.5, 120, 300, 700] {
                     #expect(fast.lineCount(measured.0, width: width) == slow.lineCount(measured.1, width: width), "\(runs) at \(width)")
                 }

@@ -83,8 +83,9 @@ public struct LineBreaker: Sendable {
                                 cutter.add(breakClass, advance, at: count, preformatted: preformatted, into: &text.pieces)
                                 advances[count] = advance
                                 count += 1
-                                // Inside a word, the ASCII letters that follow only extend it: add
-                                // them in a tight loop (most characters of most texts take this path).
+                                // Inside a word, the ordinary ASCII characters that follow (letters,
+                                // digits, most symbols) only extend it: add them in a tight loop (most
+                                // characters of most texts take this path).
                                 guard cutter.isExtensible(endingAt: count) else { continue }
                                 var width = cutter.wordWidth
                                 while offset < bytes.count {
