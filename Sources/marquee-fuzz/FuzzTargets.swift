@@ -3,7 +3,7 @@ import Foundation
 
 /// The parsers and filters that read untrusted input, each as a fuzz target.
 enum FuzzTarget: String, CaseIterable {
-    case feed, movies, json, markdown, sanitizer, template
+    case feed, movies, json, markdown, layout, sanitizer, template
 
     /// Runs one input. Errors are expected (bad input must be an error, not a crash); a broken
     /// property stops the process so libFuzzer records the input.
@@ -32,6 +32,8 @@ enum FuzzTarget: String, CaseIterable {
                 FileHandle.standardError.write(Data("text from the tree differs from the HTML's:\n\(html)\n\(blocks)\n".utf8))
                 abort()
             }
+        case .layout:
+            LayoutFuzzing.shared.run(data)
         case .sanitizer:
             let html = HTMLSanitizer(base: URL(string: "https://example.org/feed/")).sanitize(String(decoding: data, as: UTF8.self))
             ScriptFreeCheck.assertSafe(html, input: data)
@@ -105,5 +107,42 @@ final class MovieFuzzing: @unchecked Sendable {
             semaphore.signal()
         }
         semaphore.wait()
+    }
+}
+
+/// Line breaking measures untrusted text (feed titles and descriptions). On any text it must not
+/// crash, and measuring in the engine's sizes (ASCII tables, the fast loop for the letters of a
+/// word) must break exactly as measuring character by character does.
+final class LayoutFuzzing: Sendable {
+    static let shared = LayoutFuzzing()
+    let fast: LineBreaker
+    let slow: LineBreaker
+    static let sizes = [15.0, 17.0]
+
+    init() {
+        // A folder without Templates/: the default theme and its fonts.
+        let measurer = try! Theme.load(siteRoot: URL(fileURLWithPath: "/nonexistent-marquee-site")).measurer
+        fast = LineBreaker(measurer: measurer, commonSizes: Self.sizes)
+        slow = LineBreaker(measurer: measurer)
+    }
+
+    /// The first byte chooses the size, preformatted text and which runs are bold; the rest is the
+    /// text, cut into runs at U+0001.
+    func run(_ data: Data) {
+        guard let flags = data.first else { return }
+        let text = String(decoding: data.dropFirst(), as: UTF8.self)
+        let runs = text.split(separator: "\u{1}", omittingEmptySubsequences: false).enumerated().map { index, run in
+            TextRun(String(run), bold: (Int(flags >> 2) + index) % 2 == 1)
+        }
+        let size = Self.sizes[Int(flags & 1)]
+        let preformatted = flags & 2 != 0
+        let measured = (fast.measure(runs, size: size, preformatted: preformatted), slow.measure(runs, size: size, preformatted: preformatted))
+        for width in [0.5, 20, 57.5, 120, 300, 700] {
+            let lines = (fast.lineCount(measured.0, width: width), slow.lineCount(measured.1, width: width))
+            if lines.0 != lines.1 {
+                FileHandle.standardError.write(Data("line counts differ at \(width): \(lines.0) and \(lines.1) for \(runs)\n".utf8))
+                abort()
+            }
+        }
     }
 }
