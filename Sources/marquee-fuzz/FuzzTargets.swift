@@ -110,39 +110,31 @@ final class MovieFuzzing: @unchecked Sendable {
     }
 }
 
-/// Line breaking measures untrusted text (feed titles and descriptions). On any text it must not
-/// crash, and measuring in the engine's sizes (ASCII tables, the fast loop for the letters of a
-/// word) must break exactly as measuring character by character does.
+/// Line breaking measures untrusted text (feed titles and descriptions): on any text it must not
+/// crash, and must break the same measured from tables as character by character
+/// (``LineBreakingCheck``).
 final class LayoutFuzzing: Sendable {
     static let shared = LayoutFuzzing()
-    let fast: LineBreaker
-    let slow: LineBreaker
-    static let sizes = [15.0, 17.0]
+    let engine: LayoutEngine
 
     init() {
         // A folder without Templates/: the default theme and its fonts.
         let measurer = try! Theme.load(siteRoot: URL(fileURLWithPath: "/nonexistent-marquee-site")).measurer
-        fast = LineBreaker(measurer: measurer, commonSizes: Self.sizes)
-        slow = LineBreaker(measurer: measurer)
+        engine = LayoutEngine(metrics: ThemeMetrics(), measurer: measurer)
     }
 
-    /// The first byte chooses the size, preformatted text and which runs are bold; the rest is the
-    /// text, cut into runs at U+0001.
+    /// The first byte chooses the size (body or title), preformatted text and which runs are bold;
+    /// the rest is the text, cut into runs at U+0001.
     func run(_ data: Data) {
         guard let flags = data.first else { return }
         let text = String(decoding: data.dropFirst(), as: UTF8.self)
         let runs = text.split(separator: "\u{1}", omittingEmptySubsequences: false).enumerated().map { index, run in
             TextRun(String(run), bold: (Int(flags >> 2) + index) % 2 == 1)
         }
-        let size = Self.sizes[Int(flags & 1)]
-        let preformatted = flags & 2 != 0
-        let measured = (fast.measure(runs, size: size, preformatted: preformatted), slow.measure(runs, size: size, preformatted: preformatted))
-        for width in [0.5, 20, 57.5, 120, 300, 700] {
-            let lines = (fast.lineCount(measured.0, width: width), slow.lineCount(measured.1, width: width))
-            if lines.0 != lines.1 {
-                FileHandle.standardError.write(Data("line counts differ at \(width): \(lines.0) and \(lines.1) for \(runs)\n".utf8))
-                abort()
-            }
+        let size = flags & 1 == 0 ? engine.metrics.bodyFontSize : engine.metrics.titleFontSize
+        if let difference = LineBreakingCheck.difference(in: runs, size: size, preformatted: flags & 2 != 0, engine: engine) {
+            FileHandle.standardError.write(Data("line counts differ: \(difference) for \(runs)\n".utf8))
+            abort()
         }
     }
 }
