@@ -508,6 +508,58 @@ struct BuildStateTests {
     }
 }
 
+@Suite("Build memo", .removesTemporaryFolders)
+struct BuildMemoTests {
+    /// A memo keeps what the build stored and what it reused from the previous build (copied as
+    /// stored), and drops the rest.
+    @Test func keepsStoredAndReusedEntriesOnly() throws {
+        let file = try TestSupport.temporaryFolder().appending(path: "site.memo")
+        let values: [UInt64: String] = [1: "one", 2: "", 3: "drei · 三", UInt64.max: String(repeating: "long ", count: 100_000)]
+        let first = BuildMemo(file: file)
+        #expect(first.value(for: 1) == nil)
+        for (key, value) in values { first.store(value, for: key) }
+        first.save()
+
+        let second = BuildMemo(file: file)
+        // Compared before expecting: a failed expectation would print the long value whole.
+        for (key, value) in values {
+            let same = second.value(for: key) == value
+            #expect(same, "key \(key)")
+        }
+        #expect(second.value(for: 4) == nil)
+        second.store("new", for: 4)
+        second.store("changed", for: 3)
+        second.save()
+
+        // 1, 2 and max were reused, 3 changed, 4 added.
+        let third = BuildMemo(file: file)
+        #expect(third.value(for: 1) == "one" && third.value(for: 2) == "")
+        let longValueKept = third.value(for: UInt64.max) == values[UInt64.max]
+        #expect(longValueKept)
+        #expect(third.value(for: 3) == "changed" && third.value(for: 4) == "new")
+        // Only 1 is looked up in the fourth build: the rest is dropped.
+        let fourth = BuildMemo(file: file)
+        #expect(fourth.value(for: 1) == "one")
+        fourth.save()
+        let fifth = BuildMemo(file: file)
+        #expect(fifth.value(for: 1) == "one" && fifth.value(for: 4) == nil && fifth.value(for: 2) == nil)
+    }
+
+    /// A damaged memo is ignored whole, never half read.
+    @Test func aDamagedMemoIsIgnored() throws {
+        let file = try TestSupport.temporaryFolder().appending(path: "site.memo")
+        let memo = BuildMemo(file: file)
+        memo.store("value", for: 7)
+        memo.save()
+        var bytes = try Data(contentsOf: file)
+        bytes.removeLast(2)
+        try bytes.write(to: file)
+        #expect(BuildMemo(file: file).value(for: 7) == nil)
+        try Data("marquee-memo-0\n".utf8).write(to: file)
+        #expect(BuildMemo(file: file).value(for: 7) == nil)
+    }
+}
+
 @Suite("Parallel map")
 struct ParallelMapTests {
     struct Refused: Error, Equatable { let index: Int }

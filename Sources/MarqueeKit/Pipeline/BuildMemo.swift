@@ -10,7 +10,11 @@ import Foundation
 /// stored during a build are dropped when it is saved, so the file does not grow.
 public final class BuildMemo: Sendable {
     private let file: URL?
-    private let previous = Locked<[UInt64: String]?>(nil)
+    /// The previous build's file, read on the first lookup.
+    private let previous = Locked<StoredEntries?>(nil)
+    /// Keys of ``previous`` looked up during this build, kept by ``save()``.
+    private let used = Locked<Set<UInt64>>([])
+    /// Values stored during this build.
     private let current = Locked<[UInt64: String]>([:])
 
     /// A memo that starts empty and is never saved.
@@ -23,12 +27,10 @@ public final class BuildMemo: Sendable {
 
     /// The value the previous build stored under `key`, if any.
     public func value(for key: UInt64) -> String? {
-        let found = previous.withLock { table -> String? in
-            if table == nil { table = file.map(Self.read) ?? [:] }
-            return table![key]
-        }
-        if let found { current.withLock { $0[key] = found } }
-        return found
+        // Only finding the entry holds the lock; its text is decoded on the calling thread.
+        guard let stored = storedEntries(), let value = stored.value(for: key) else { return nil }
+        used.withLock { _ = $0.insert(key) }
+        return value
     }
 
     /// Stores `value` under `key` for the next build.
@@ -45,17 +47,27 @@ public final class BuildMemo: Sendable {
         return value
     }
 
+    private func storedEntries() -> StoredEntries? {
+        guard let file else { return nil }
+        return previous.withLock { stored in
+            if stored == nil { stored = StoredEntries(file: file) }
+            return stored
+        }
+    }
+
     /// Writes the entries of this build (after a successful build), a megabyte at a time so
     /// that a large site's memo is never held twice in memory, to a temporary file renamed over
-    /// the old one.
+    /// the old one. Entries reused from the previous file are copied as they were stored.
     func save() {
         guard let file else { return }
         let entries = current.withLock { $0 }
+        let reused = used.withLock { $0 }
+        let stored = previous.withLock { $0 }
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         let temporary = file.path + ".tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { return }
-        var buffer: [UInt8] = Array(Self.magic.utf8)
+        var buffer: [UInt8] = Array(StoredEntries.magic.utf8)
         var complete = true
         func flush() {
             complete = complete && buffer.withUnsafeBytes { bytes in
@@ -76,30 +88,65 @@ public final class BuildMemo: Sendable {
             value.withUTF8 { buffer += $0 }
             if buffer.count >= 1 << 20 { flush() }
         }
+        if let stored {
+            for key in reused where entries[key] == nil {
+                stored.appendEntry(for: key, to: &buffer)
+                if buffer.count >= 1 << 20 { flush() }
+            }
+        }
         flush()
         close(descriptor)
         if complete { rename(temporary, file.path) } else { unlink(temporary) }
     }
+}
 
-    private static let magic = "marquee-memo-1\n"
+/// A memo file as read: its bytes and where each entry starts. Immutable once read, so that
+/// lookups on any thread decode their values without a lock.
+///
+/// The format: `marquee-memo-1\n`, then per entry the key (8 bytes), the value's length
+/// (4 bytes, both little-endian) and the value's UTF-8.
+private final class StoredEntries: Sendable {
+    static let magic = "marquee-memo-1\n"
+    private let bytes: Data
+    /// Key → offset of the entry's value; its length is the four bytes before it.
+    private let offsets: [UInt64: Int]
 
-    /// The entries of a memo file; an empty table when it is missing, of another version or damaged.
-    static func read(_ file: URL) -> [UInt64: String] {
-        guard let data = try? Data(contentsOf: file), data.starts(with: Array(magic.utf8)) else { return [:] }
-        var table: [UInt64: String] = [:]
-        let complete = data.withUnsafeBytes { bytes -> Bool in
-            var offset = magic.utf8.count
+    /// The entries of `file`; none when it is missing, of another version or damaged.
+    init(file: URL) {
+        let data = (try? Data(contentsOf: file)) ?? Data()
+        var offsets: [UInt64: Int] = [:]
+        let complete = data.starts(with: Self.magic.utf8) && data.withUnsafeBytes { bytes -> Bool in
+            offsets.reserveCapacity(bytes.count / 512)
+            var offset = Self.magic.utf8.count
             while offset < bytes.count {
                 guard offset + 12 <= bytes.count else { return false }
                 let key = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian
                 let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self).littleEndian)
                 offset += 12
                 guard length <= bytes.count - offset else { return false }
-                table[key] = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)
+                offsets[key] = offset
                 offset += length
             }
             return true
         }
-        return complete ? table : [:]
+        self.bytes = complete ? data : Data()
+        self.offsets = complete ? offsets : [:]
+    }
+
+    private func length(at offset: Int) -> Int {
+        bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset - 4, as: UInt32.self).littleEndian) }
+    }
+
+    func value(for key: UInt64) -> String? {
+        guard let offset = offsets[key] else { return nil }
+        let length = length(at: offset)
+        return bytes.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + length]), as: UTF8.self) }
+    }
+
+    /// Appends the entry stored under `key` (key, length and value) as the file held it.
+    func appendEntry(for key: UInt64, to buffer: inout [UInt8]) {
+        guard let offset = offsets[key] else { return }
+        let end = offset + length(at: offset)
+        bytes.withUnsafeBytes { buffer += UnsafeRawBufferPointer(rebasing: $0[(offset - 12)..<end]) }
     }
 }
