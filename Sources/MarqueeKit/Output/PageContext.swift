@@ -73,7 +73,7 @@ struct PageContext {
             "hasDescription": .flag(!item.bodyHTML.isEmpty),
             "tags": item.tags.templateList,
             "badges": item.badges.templateList,
-            "meta": .object(item.metadata.templateValues.mapValues(TemplateValue.text)),
+            "meta": .object(TemplateObject(uniqueKeysWithValues: item.metadata.templateValues.map { (TemplateKey($0.key), .text($0.value)) })),
         ]
         if let link = item.link { values["link"] = .text(link) }
         if let author = item.author, !author.isEmpty { values["author"] = .text(author) }

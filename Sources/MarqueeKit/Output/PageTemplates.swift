@@ -185,8 +185,9 @@ private struct TemplateRendering {
         case .number(let number):
             output += String(number).utf8
         case .list, .object:
-            // What swift-mustache prints for a list or an object (a debugging aid, not HTML).
-            let text = String(describing: value.mustacheValue)
+            // Printed like Swift's dictionary and array literals, names in order (a debugging
+            // aid, not HTML; see ``TemplateValue/printableValue``).
+            let text = String(describing: value.printableValue)
             if escaped { HTMLEscape.appendAttribute(text, to: &output) } else { output += text.utf8 }
         }
     }
@@ -194,7 +195,7 @@ private struct TemplateRendering {
 
 extension TemplateValue {
     /// The value named `name` inside an object; other values have no named values.
-    fileprivate func child(_ name: String) -> TemplateValue? {
+    fileprivate func child(_ name: TemplateKey) -> TemplateValue? {
         guard case .object(let object) = self else { return nil }
         return object[name]
     }

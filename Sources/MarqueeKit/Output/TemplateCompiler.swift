@@ -23,11 +23,11 @@ struct TemplateName: Sendable {
     }
 
     let scope: Scope
-    let parts: [String]
+    let parts: [TemplateKey]
 
     init(_ name: String) {
         scope = name == "." ? .current : name.first == "." ? .innermost : .enclosing
-        parts = name.split(separator: ".").map(String.init)
+        parts = name.split(separator: ".").map { TemplateKey(String($0)) }
     }
 }
 

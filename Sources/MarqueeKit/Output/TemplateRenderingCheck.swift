@@ -37,7 +37,7 @@ public enum TemplateRenderingCheck {
         let pages = PageTemplates(texts: texts, library: library)
         var compiled: [UInt8] = []
         let found = pages.render(main, values, into: &compiled)
-        let mustache = library.render(TemplateValue.object(values).mustacheValue, withTemplate: main) ?? ""
+        let mustache = library.render(TemplateValue.object(values).printableValue, withTemplate: main) ?? ""
         return (found ? String(decoding: compiled, as: UTF8.self) : nil, mustache, pages.isCompiled)
     }
 

@@ -1,3 +1,5 @@
+import Mustache
+
 /// A value as page templates see it: plain data, built by ``PageContext`` and rendered by
 /// ``PageTemplates``. Typed, so that rendering needs no dynamic casts.
 enum TemplateValue: Sendable {
@@ -18,20 +20,86 @@ enum TemplateValue: Sendable {
     /// The value as swift-mustache is handed it when a theme is rendered by swift-mustache itself
     /// (see ``PageTemplates``): text as ``TemplateText``, lists as `[Any]`, objects as
     /// `[String: Any]`.
-    var mustacheValue: Any {
+    var mustacheValue: Any { mustacheValue(printable: false) }
+
+    /// ``mustacheValue`` with objects as ``PrintableTemplateObject``s, which print the same every
+    /// time. The compiled renderer prints lists and objects this way; the tests hand these values
+    /// to swift-mustache to compare the two renderers.
+    var printableValue: Any { mustacheValue(printable: true) }
+
+    private func mustacheValue(printable: Bool) -> Any {
         switch self {
         case .text(let text): TemplateText(text)
         case .utf8(let bytes): TemplateText(String(decoding: bytes, as: UTF8.self))
         case .flag(let flag): flag
         case .number(let number): number
-        case .list(let list): list.map(\.mustacheValue)
-        case .object(let object): object.mapValues(\.mustacheValue)
+        case .list(let list): list.map { $0.mustacheValue(printable: printable) }
+        case .object(let object):
+            printable
+                ? PrintableTemplateObject(object.mapValues { $0.mustacheValue(printable: true) })
+                : Dictionary(uniqueKeysWithValues: object.map { ($0.key.name, $0.value.mustacheValue(printable: false)) })
         }
     }
 }
 
+/// Named values for swift-mustache that print as a dictionary literal with the names in order.
+/// (A `Dictionary` prints in the order of its hash table, which two dictionaries of the same
+/// values need not share; that is no output to compare renderers by.)
+struct PrintableTemplateObject: MustacheParent, CustomStringConvertible, CustomDebugStringConvertible {
+    let values: [TemplateKey: Any]
+
+    init(_ values: [TemplateKey: Any]) {
+        self.values = values
+    }
+
+    func child(named name: String) -> Any? { values[TemplateKey(name)] }
+
+    var description: String {
+        "[" + values.sorted { $0.key.name < $1.key.name }.map { "\"\($0.key.name)\": \(String(reflecting: $0.value))" }.joined(separator: ", ") + "]"
+    }
+
+    var debugDescription: String { description }
+}
+
 /// Named template values.
-typealias TemplateObject = [String: TemplateValue]
+typealias TemplateObject = [TemplateKey: TemplateValue]
+
+/// The name of a template value, hashed once when it is made: a page's values are looked up by
+/// name tens of times per item, and hashing a `String` for every lookup (SipHash, seeded per
+/// dictionary) was a few per cent of a full build.
+struct TemplateKey: Hashable, Sendable, ExpressibleByStringLiteral {
+    let name: String
+    private let hash: Int
+
+    init(_ name: String) {
+        self.name = name
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: names are short
+        var name = name
+        name.withUTF8 { bytes in
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        }
+        self.hash = Int(truncatingIfNeeded: hash)
+    }
+
+    init(stringLiteral name: String) {
+        self.init(name)
+    }
+
+    static func == (lhs: TemplateKey, rhs: TemplateKey) -> Bool {
+        lhs.hash == rhs.hash && lhs.name == rhs.name
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(hash)
+    }
+
+    /// What `Dictionary` asks for: the hash made once, mixed with the dictionary's seed, instead
+    /// of running `Hasher` on every lookup. Names come from the theme and from Marquee, never
+    /// from feeds, so a weaker hash invites no flooding.
+    func _rawHashValue(seed: Int) -> Int {
+        hash ^ seed
+    }
+}
 
 extension Sequence<String> {
     /// The strings as a template list of text.
