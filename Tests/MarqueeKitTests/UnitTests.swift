@@ -211,6 +211,21 @@ struct MarkupTests {
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Data(#""a\qb""#.utf8)) }
     }
 
+    /// The search index's strings, escaped byte by byte, read back exactly with Foundation's
+    /// parser, and never hold a raw `<` or control character.
+    @Test func searchIndexStringsReadBackExactly() throws {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "plain words ", "\"", "\\", "/", "\n", "\r", "\t", "\u{1}", "\u{1F}", "é", "🎻", "\u{2028}", "</script>"]
+        for _ in 0..<500 {
+            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            var json: [UInt8] = []
+            SiteFilesWriter.appendJSONString(text, to: &json)
+            #expect(!json.contains(UInt8(ascii: "<")) && !json.contains { $0 < 0x20 })
+            let parsed = try JSONSerialization.jsonObject(with: Data(json), options: .fragmentsAllowed) as? String
+            #expect(parsed == text)
+        }
+    }
+
     /// Large arrays are parsed on every core: the same values, and for a broken document the same
     /// error (line, column, message) as the one-core parse, wherever the problem is.
     @Test func jsonParsesTheSameOnEveryCore() throws {
