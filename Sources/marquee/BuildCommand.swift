@@ -8,7 +8,8 @@ struct Build: AsyncParsableCommand {
         discussion: """
             Reads ROOT/Content/site.yml, loads every source, renders descriptions (Markdown with \
             cmark, feed HTML through the sanitizer), lays out the cells and writes the pages. \
-            On an error nothing in the output folder changes.
+            On an error nothing in the output folder changes. A build that runs longer than a \
+            second reports each stage as it ends.
             """)
 
     @Option(name: .long, help: ArgumentHelp("The site folder, holding Content/site.yml.", valueName: "dir"))
@@ -42,6 +43,7 @@ struct Build: AsyncParsableCommand {
             let site = try Site.fromConfig(root: rootURL, output: outputURL, baseURL: base, fetchOptions: fetchOptions)
             var builder = SiteBuilder(site: site, progress: { printError($0) })
             builder.leavesMemoryToExit = true
+            if !quiet { builder.reportsStagesAfter = 1 }
             let report = try await builder.build()
             if !quiet { print(report.summary(relativeTo: rootURL)) }
         } catch {

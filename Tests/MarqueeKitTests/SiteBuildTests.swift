@@ -25,6 +25,33 @@ struct SiteBuildTests {
         }
     }
 
+    /// A long build reports its stages as they end; by default, and for stages that end before
+    /// the threshold, nothing is reported.
+    @Test func longBuildsReportTheirStages() async throws {
+        let root = try TestSupport.makeFixtureSite()
+        let site = try Site.fromConfig(root: root)
+        let lines = Locked<[String]>([])
+        var builder = SiteBuilder(site: site) { line in lines.withLock { $0.append(line) } }
+        builder.reportsStagesAfter = 0
+        _ = try await builder.build()
+        // Stages of a millisecond or less are left out, so which ones show depends on the machine;
+        // the build takes longer than that, so some do, in order.
+        let reported = lines.withLock { $0 }.compactMap { $0.wholeMatch(of: /(.+): done at (\d+\.\d) s/) }
+        #expect(!reported.isEmpty && reported.count == lines.withLock { $0 }.count, "\(lines.withLock { $0 })")
+        let times = reported.map { Double($0.output.2)! }
+        #expect(times == times.sorted())
+        let stages = ["prepare", "load", "fingerprint", "load state", "lay out", "commit", "save state and memo"]
+            + site.plugins.flatMap { ["transform \($0.name)", "write \($0.name)"] }
+        #expect(Set(reported.map { String($0.output.1) }).isSubset(of: stages))
+
+        try FileManager.default.removeItem(at: root.appending(path: "Site"))
+        lines.withLock { $0.removeAll() }
+        builder.reportsStagesAfter = 3_600
+        _ = try await builder.build()
+        _ = try await SiteBuilder(site: site) { line in lines.withLock { $0.append(line) } }.build()
+        #expect(lines.withLock { $0 }.allSatisfy { !$0.contains(": done at ") })
+    }
+
     @Test func markdownIsRenderedByCmark() async throws {
         let root = try TestSupport.makeFixtureSite()
         _ = try await TestSupport.build(root)

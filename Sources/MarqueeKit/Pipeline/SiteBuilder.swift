@@ -32,15 +32,29 @@ public struct BuildReport: Sendable {
 /// Wall and CPU time per stage, printed with `MARQUEE_TIMINGS=1` (for profiling). A stage whose
 /// CPU time is well under twice its wall time (on two cores) left a core idle.
 struct StageTimings {
+    private let started: ContinuousClock.Instant
     private var last = ContinuousClock.now
     private var lastCPU = StageTimings.processCPU()
     private var laps: [(name: String, wall: Double, cpu: Double)] = []
+    /// Receives each stage that ends after `after` seconds of the build (see
+    /// ``SiteBuilder/reportsStagesAfter``).
+    private let stageReports: (after: Double, report: (String) -> Void)?
+
+    init(started: ContinuousClock.Instant = .now, stageReports: (after: Double, report: (String) -> Void)? = nil) {
+        self.started = started
+        self.stageReports = stageReports
+    }
 
     mutating func lap(_ name: String) {
         let now = ContinuousClock.now, cpu = Self.processCPU()
-        laps.append((name, SiteBuilder.seconds(now - last), cpu - lastCPU))
+        let wall = SiteBuilder.seconds(now - last)
+        laps.append((name, wall, cpu - lastCPU))
         last = now
         lastCPU = cpu
+        let elapsed = SiteBuilder.seconds(now - started)
+        if let stageReports, elapsed >= stageReports.after, wall > Self.shownStage {
+            stageReports.report("\(name): done at \(String(format: "%.1f", elapsed)) s")
+        }
     }
 
     /// Hands ``summary`` to `progress` when `MARQUEE_TIMINGS` is set.
@@ -48,10 +62,12 @@ struct StageTimings {
         if ProcessInfo.processInfo.environment["MARQUEE_TIMINGS"] != nil { progress(summary) }
     }
 
-    /// `timings: load 0.056 s, …` and, on a second line, `cpu: load 0.090 s, …` (stages of a
-    /// millisecond or less left out).
+    /// Stages of this many seconds or less (plugins with nothing to do at that stage) are not shown.
+    private static let shownStage = 0.001
+
+    /// `timings: load 0.056 s, …` and, on a second line, `cpu: load 0.090 s, …`.
     var summary: String {
-        let shown = laps.filter { $0.wall > 0.001 }
+        let shown = laps.filter { $0.wall > Self.shownStage }
         func line(_ title: String, _ value: ((name: String, wall: Double, cpu: Double)) -> Double) -> String {
             title + shown.map { "\($0.name) \(String(format: "%.3f", value($0))) s" }.joined(separator: ", ")
         }
@@ -79,6 +95,12 @@ public struct SiteBuilder: Sendable {
     /// 10,000 items). A program that builds again and again (`marquee serve`) leaves it off.
     public var leavesMemoryToExit = false
 
+    /// When set, every stage that ends once the build has run this many seconds is reported
+    /// through `progress` (`write pages: done at 4.2 s`), so that a long build shows where it is
+    /// while a quick one prints nothing extra. `marquee build` sets 1 second; nil (the default)
+    /// reports no stages.
+    public var reportsStagesAfter: Double?
+
     /// Creates a builder; `progress` receives progress lines and warnings as they happen.
     public init(site: Site, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.site = site
@@ -96,13 +118,14 @@ public struct SiteBuilder: Sendable {
     /// Builds the site. On any error the output folder is left exactly as it was.
     public func build() async throws(BuildError) -> BuildReport {
         let started = ContinuousClock.now
+        let progress = progress
+        var timings = StageTimings(started: started, stageReports: reportsStagesAfter.map { ($0, progress) })
         try checkOutputLocation()
         let lock = try BuildLock(for: site)
         defer { withExtendedLifetime(lock) {} }
         StagingCleanup.run(output: site.output)
         let memo = BuildMemo(file: BuildState.file(for: site).deletingPathExtension().appendingPathExtension("memo"))
         let context = BuildContext(root: site.root, config: site.config, theme: site.theme, memo: memo, progress: progress)
-        var timings = StageTimings()
         let environment = BuildState.environment(of: site)
         // What the items come from, stamped before anything is read (a file changed while this
         // build runs then differs from what the state records, and the next build loads it).
@@ -110,6 +133,7 @@ public struct SiteBuilder: Sendable {
         let inputs = declaredItemFiles(context).flatMap {
             BuildState.inputs(files: $0, contentStamps: contentStamps, environment: environment)
         }
+        timings.lap("prepare")
         // None of that changed since the last build, and its output is untouched: stop before loading.
         // (The state's first line tells whether reading all of it is worth it.)
         var stateRead: BuildState?
