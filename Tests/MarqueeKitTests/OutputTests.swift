@@ -59,6 +59,43 @@ struct OutputTests {
         #expect(try leftovers(root).isEmpty)
     }
 
+    /// Assets are kept by digest without being read back: a local image rewritten in place with
+    /// its size and modification time kept is still noticed (by its change time) and copied
+    /// again, and a theme asset edited in the output by hand is restored.
+    @Test func assetsFollowTheirSourcesWithoutBeingReadBack() async throws {
+        let root = try TestSupport.makeFixtureSite()
+        _ = try await TestSupport.build(root)
+        let source = root.appending(path: "Content/images/arrival.svg")
+        let copy = root.appending(path: "Site/media/arrival.svg")
+        let original = try Data(contentsOf: source)
+        #expect(try Data(contentsOf: copy) == original)
+        var before = stat()
+        #expect(stat(source.path, &before) == 0)
+        let edited = Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "Arrival", with: "ARRIVAL").utf8)
+        #expect(edited != original && edited.count == original.count)
+        // Rewritten in place (the same inode), as editors that keep hard links do.
+        let handle = try FileHandle(forWritingTo: source)
+        try handle.write(contentsOf: edited)
+        try handle.close()
+        // Its modification time set back to the nanosecond: only the change time tells.
+        let times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, source.path, times, 0) == 0)
+        var after = stat()
+        #expect(stat(source.path, &after) == 0 && after.st_ino == before.st_ino && after.st_size == before.st_size)
+        #expect(after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+        let report = try await TestSupport.build(root)
+        #expect(try Data(contentsOf: copy) == edited)
+        #expect(report.filesWritten == 1)
+
+        let license = root.appending(path: "Site/assets/fonts/LICENSE.txt")
+        let licenseText = try Data(contentsOf: license)
+        try Data("edited by hand".utf8).write(to: license)
+        _ = try await TestSupport.build(root)
+        #expect(try Data(contentsOf: license) == licenseText)
+        // Nothing changed since: nothing is written.
+        #expect(try await TestSupport.build(root).filesWritten == 0)
+    }
+
     /// Rebuilds trust the recorded listing of the output only while none of its folders changed:
     /// a file or folder put into the site by hand is noticed and removed, with or without edits.
     @Test func filesAddedByHandAreRemovedByTheNextBuild() async throws {

@@ -126,17 +126,17 @@ struct BuildState: Equatable {
         return StableHash.hex(parts.joined(separator: "\u{1F}"))
     }
 
-    /// The size and modification time of every file under `Content/`, as one string. Local files
-    /// (posters, images in descriptions) are read later than the checks that use this: their
-    /// stamps stand in for them.
+    /// Every entry under `Content/` with its ``FileIO/changeStamp(of:)`` (device, inode, size,
+    /// modification and change times), as one string. Local files (posters, images in
+    /// descriptions) are read later than the checks that use this: their stamps stand in for
+    /// them, and a file rewritten in place with its size and modification time kept still
+    /// shows, by its change time.
     static func contentStamps(of site: Site) -> String {
-        let content = site.root.appending(path: "Content")
-        guard let walker = FileManager.default.enumerator(at: content, includingPropertiesForKeys: [.fileSizeKey, .contentModificationDateKey])
-        else { return "" }
+        let content = site.root.appending(path: "Content").path
         var stamps: [String] = []
-        for case let url as URL in walker {
-            let values = try? url.resourceValues(forKeys: [.fileSizeKey, .contentModificationDateKey])
-            stamps.append("\(url.path):\(values?.fileSize ?? -1):\(values?.contentModificationDate?.timeIntervalSince1970 ?? 0)")
+        FileIO.walk(content) { path, _ in
+            let stamp = FileIO.changeStamp(of: content + "/" + path) ?? []
+            stamps.append(path + ":" + stamp.map(String.init).joined(separator: ":"))
         }
         return stamps.sorted().joined(separator: ",")
     }
@@ -150,13 +150,9 @@ struct BuildState: Equatable {
         hasher.combine(environment)
         hasher.combine(contentStamps)
         for file in files {
-            var info = stat()
-            guard stat(file.path, &info) == 0 else { return nil }
+            guard let stamp = FileIO.changeStamp(of: file.path) else { return nil }
             hasher.combine(file.path)
-            for number in [Int(truncatingIfNeeded: info.st_dev), Int(truncatingIfNeeded: info.st_ino), Int(info.st_size), info.st_mtim.tv_sec, info.st_mtim.tv_nsec,
-                           info.st_ctim.tv_sec, info.st_ctim.tv_nsec] {
-                hasher.combine(number)
-            }
+            for number in stamp { hasher.combine(number) }
         }
         return hasher.hex
     }

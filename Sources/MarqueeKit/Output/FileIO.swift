@@ -45,6 +45,16 @@ enum FileIO {
         return FileStamp(info)
     }
 
+    /// A file's device, inode, size, and modification and change times (seconds and
+    /// nanoseconds), for hashing; nil when the file cannot be read. Any write to a file changes
+    /// its change time, which no program can set back, so equal numbers mean the same bytes.
+    static func changeStamp(of path: String) -> [Int]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [Int(truncatingIfNeeded: info.st_dev), Int(truncatingIfNeeded: info.st_ino), Int(info.st_size),
+                info.st_mtim.tv_sec, info.st_mtim.tv_nsec, info.st_ctim.tv_sec, info.st_ctim.tv_nsec]
+    }
+
     /// Creates `path` and its missing parents (`mkdir -p`).
     static func makeFolders(_ path: String) throws(BuildError) {
         if mkdir(path, 0o755) == 0 || errno == EEXIST { return }
@@ -56,13 +66,21 @@ enum FileIO {
     /// The paths (relative, `/`-separated) of the regular files under `folder`.
     static func regularFiles(under folder: String) -> Set<String> {
         var result: Set<String> = []
-        collect(folder, prefix: "", into: &result)
+        walk(folder) { path, type in
+            if type == Int32(DT_REG) { result.insert(path) }
+        }
         return result
+    }
+
+    /// Calls `visit` with the relative path (`/`-separated) and `d_type` of every entry under
+    /// `folder`, folders before their contents; symbolic links are visited, not followed.
+    static func walk(_ folder: String, _ visit: (String, Int32) -> Void) {
+        walk(folder, prefix: "", visit)
     }
 
     private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
-    private static func collect(_ folder: String, prefix: String, into result: inout Set<String>) {
+    private static func walk(_ folder: String, prefix: String, _ visit: (String, Int32) -> Void) {
         guard let directory = opendir(folder) else { return }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
@@ -75,10 +93,15 @@ enum FileIO {
             if type == Int32(DT_UNKNOWN) {
                 var info = stat()
                 guard lstat(folder + "/" + name, &info) == 0 else { continue }
-                type = (info.st_mode & S_IFMT) == S_IFDIR ? Int32(DT_DIR) : (info.st_mode & S_IFMT) == S_IFREG ? Int32(DT_REG) : 0
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: type = Int32(DT_DIR)
+                case S_IFREG: type = Int32(DT_REG)
+                case S_IFLNK: type = Int32(DT_LNK)
+                default: break
+                }
             }
-            if type == Int32(DT_DIR) { collect(folder + "/" + name, prefix: prefix + name + "/", into: &result) }
-            else if type == Int32(DT_REG) { result.insert(prefix + name) }
+            visit(prefix + name, type)
+            if type == Int32(DT_DIR) { walk(folder + "/" + name, prefix: prefix + name + "/", visit) }
         }
     }
 

@@ -5,6 +5,9 @@ import Foundation
 public struct ThemeAssets: Sendable {
     /// Path inside the site → contents.
     public let files: [String: Data]
+    /// Path inside the site → a hash of its contents (``StableHasher``), so that a rebuild keeps
+    /// the output's copy without reading it back (see ``OutputSet/reuse(_:digest:)``).
+    public let digests: [String: UInt64]
     /// Paths inside the site of the files pages link to.
     public let stylesheet: String
     /// The expand/collapse script.
@@ -18,10 +21,12 @@ public struct ThemeAssets: Sendable {
 
     /// Fingerprints the theme's assets. `themeFiles` are the files under `Templates/assets/`.
     static func make(themeFiles: [String: Data], metrics: ThemeMetrics) throws(BuildError) -> ThemeAssets {
-        var files: [String: Data] = [:]
+        var files: [String: Data] = [:], digests: [String: UInt64] = [:]
         func add(_ logicalPath: String, _ data: Data) -> String {
-            let path = fingerprinted(logicalPath, data)
+            let digest = StableHasher.value(of: data)
+            let path = fingerprinted(logicalPath, digest: digest)
             files[path] = data
+            digests[path] = digest
             return path
         }
         let regular = add("assets/fonts/marquee-sans.ttf", try FontCache.shared.bytes(of: metrics.regularFont))
@@ -41,13 +46,15 @@ public struct ThemeAssets: Sendable {
         for (path, data) in themeFiles where !["assets/marquee.css", "assets/marquee.js", "assets/filter.js"].contains(path) {
             files[path] = data
         }
+        for (path, data) in files where digests[path] == nil { digests[path] = StableHasher.value(of: data) }
         return ThemeAssets(
-            files: files, stylesheet: stylesheet, script: script, filterScript: filterScript, regularFont: regular, boldFont: bold)
+            files: files, digests: digests, stylesheet: stylesheet, script: script, filterScript: filterScript, regularFont: regular, boldFont: bold)
     }
 
-    /// `assets/marquee.css` → `assets/marquee.1a2b3c4d.css`
-    static func fingerprinted(_ path: String, _ data: Data) -> String {
-        let hash = StableHasher.hex(of: data).prefix(8)
+    /// `assets/marquee.css` → `assets/marquee.1a2b3c4d.css`, the digits those of `digest`, the
+    /// file's ``StableHasher`` value.
+    static func fingerprinted(_ path: String, digest: UInt64) -> String {
+        let hash = StableHash.hexDigits(digest).prefix(8)
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return "\(path).\(hash)" }
         return "\(path[..<dot]).\(hash)\(path[dot...])"
     }

@@ -87,9 +87,14 @@ public struct StableHasher: Sendable {
 
     /// The hash of some bytes (a file's contents), as 16 hex digits.
     public static func hex(of data: Data) -> String {
+        StableHash.hexDigits(value(of: data))
+    }
+
+    /// The hash of some bytes (a file's contents).
+    public static func value(of data: Data) -> UInt64 {
         var hasher = StableHasher()
         hasher.combine(bytes: data)
-        return hasher.hex
+        return hasher.value
     }
 
     private static func avalanche(_ value: UInt64) -> UInt64 {
