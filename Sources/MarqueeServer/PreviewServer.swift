@@ -17,7 +17,7 @@ public final class PreviewServer: Sendable {
     public let port: Int
     /// Where the preview is built (never the real output folder: pages carry the reload script).
     public let previewFolder: URL
-    private let hub = ReloadHub()
+    let hub = ReloadHub()
     private let log: @Sendable (String) -> Void
 
     /// Creates a server; `log` receives build summaries and errors.
@@ -81,8 +81,12 @@ public final class PreviewServer: Sendable {
     }
 
     /// Builds the preview; reports to the terminal and to the open tabs. Returns true on success.
+    ///
+    /// A build that fails while `sourcesChanged()` says the sources changed since it started
+    /// (an editor caught halfway through writing a file, which it truncates first) reports
+    /// nothing to the tabs: the watcher sees the change and builds again.
     @discardableResult
-    func rebuild(baseURL: URL?) async -> Bool {
+    func rebuild(baseURL: URL?, sourcesChanged: () -> Bool = { false }) async -> Bool {
         do {
             var site = try Site.fromConfig(root: root, output: previewFolder, baseURL: baseURL)
             site.plugins.append(LiveReloadPlugin())
@@ -91,6 +95,10 @@ public final class PreviewServer: Sendable {
             await hub.buildSucceeded()
             return true
         } catch {
+            if sourcesChanged() {
+                log("the sources changed during the build (a file being saved?); building again")
+                return false
+            }
             log("\(error)")
             await hub.buildFailed("\(error)")
             return false
@@ -143,8 +151,8 @@ public final class PreviewServer: Sendable {
     }
 }
 
-/// Polls `Content/` and `Templates/` for changes and rebuilds (polling needs no platform API and
-/// costs little for a site's inputs).
+/// Polls `Content/` and `Templates/` for changes (``SourceStamps``) and rebuilds (polling needs
+/// no platform API and costs little for a site's inputs).
 struct WatchService: Service {
     let server: PreviewServer
     var interval: Duration = .milliseconds(300)
@@ -152,36 +160,20 @@ struct WatchService: Service {
     func run() async throws {
         let server = self.server, interval = self.interval
         try? await cancelWhenGracefulShutdown {
-            var last = SourceFingerprint(root: server.root)
+            var last = SourceStamps(root: server.root)
             var ticks = 0
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
                 ticks += 1
                 if ticks % 50 == 0 { await server.pingEventStreams() }
-                let now = SourceFingerprint(root: server.root)
+                let now = SourceStamps(root: server.root)
                 if now != last {
                     last = now
-                    await server.rebuild(baseURL: server.baseURL)
+                    await server.rebuild(baseURL: server.baseURL) { SourceStamps(root: server.root) != now }
                 }
             }
         }
         // Ctrl-C: end the open event streams, or the server would wait for those tabs forever.
         await server.closeEventStreams()
-    }
-}
-
-/// Paths, sizes and modification times of a site's inputs.
-struct SourceFingerprint: Equatable {
-    var entries: [String: String] = [:]
-
-    init(root: URL) {
-        for folder in ["Content", "Templates"] {
-            let base = root.appending(path: folder)
-            guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.contentModificationDateKey, .fileSizeKey]) else { continue }
-            for case let file as URL in walker {
-                let values = try? file.resourceValues(forKeys: [.contentModificationDateKey, .fileSizeKey])
-                entries[file.path] = "\(values?.contentModificationDate?.timeIntervalSince1970 ?? 0):\(values?.fileSize ?? -1)"
-            }
-        }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 actor ReloadHub {
     private var subscribers: [UUID: AsyncStream<String>.Continuation] = [:]
     /// The last failure, sent to tabs that connect while the site is broken.
-    private var lastFailure: String?
+    private(set) var lastFailure: String?
 
     func subscribe() -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream<String>.makeStream()

@@ -132,6 +132,44 @@ struct ServeTests {
         _ = try await next("reload")
     }
 
+    @Test func theWatcherSeesFilesAddedAndRewrittenInPlace() throws {
+        let root = try TestSupport.temporaryFolder().appending(path: "site")
+        try SiteScaffold.create(in: root)
+        let start = SourceStamps(root: root)
+        #expect(SourceStamps(root: root) == start)
+
+        // Rewritten in place, same size, modification time set back: only the change time tells.
+        let movies = root.appending(path: "Content/movies.json")
+        var before = stat()
+        #expect(stat(movies.path, &before) == 0)
+        let text = try String(contentsOf: movies, encoding: .utf8)
+        try text.replacingOccurrences(of: "Your First Movie", with: "Your Fir5t Movie").write(to: movies, atomically: false, encoding: .utf8)
+        let times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, movies.path, times, 0) == 0)
+        let rewritten = SourceStamps(root: root)
+        #expect(rewritten != start)
+
+        try "{{! a partial }}".write(to: root.appending(path: "Templates/extra.mustache"), atomically: true, encoding: .utf8)
+        #expect(SourceStamps(root: root) != rewritten)
+    }
+
+    @Test func aBuildBrokenByAFileBeingSavedIsNotShown() async throws {
+        let root = try TestSupport.temporaryFolder().appending(path: "site")
+        try SiteScaffold.create(in: root)
+        let lines = Locked<[String]>([])
+        let server = PreviewServer(root: root, port: 0) { line in lines.withLock { $0.append(line) } }
+        // An editor that truncates the file, then writes it, caught in between.
+        try Data().write(to: root.appending(path: "Content/movies.json"))
+
+        #expect(await server.rebuild(baseURL: nil, sourcesChanged: { true }) == false)
+        #expect(await server.hub.lastFailure == nil)
+        #expect(lines.withLock { $0 }.contains { $0.contains("building again") })
+
+        #expect(await server.rebuild(baseURL: nil) == false)
+        let failure = try #require(await server.hub.lastFailure)
+        #expect(failure.contains("Content/movies.json"))
+    }
+
     @Test func aBusyPortIsAClearError() async throws {
         let (root, port, task) = try await start()
         defer { task.cancel() }

@@ -126,19 +126,12 @@ struct BuildState: Equatable {
         return StableHash.hex(parts.joined(separator: "\u{1F}"))
     }
 
-    /// Every entry under `Content/` with its ``FileIO/changeStamp(of:)`` (device, inode, size,
-    /// modification and change times), as one string. Local files (posters, images in
+    /// ``SourceStamps/stamps(under:)`` of `Content/`. Local files (posters, images in
     /// descriptions) are read later than the checks that use this: their stamps stand in for
     /// them, and a file rewritten in place with its size and modification time kept still
     /// shows, by its change time.
     static func contentStamps(of site: Site) -> String {
-        let content = site.root.appending(path: "Content").path
-        var stamps: [String] = []
-        FileIO.walk(content) { path, _ in
-            let stamp = FileIO.changeStamp(of: content + "/" + path) ?? []
-            stamps.append(path + ":" + stamp.map(String.init).joined(separator: ":"))
-        }
-        return stamps.sorted().joined(separator: ",")
+        SourceStamps.stamps(under: site.root.appending(path: "Content"))
     }
 
     /// A hash of what the items are loaded from, to be taken before loading: the environment,
