@@ -28,10 +28,10 @@ enum CmarkArena {
         memory.initialize(to: cmark_mem(
             calloc: { count, size in
                 let (total, overflow) = count.multipliedReportingOverflow(by: size)
-                guard !overflow, let block = Arena.current.allocate(total) else { return nil }
+                guard !overflow, let block = Arena.withCurrent({ $0.allocate(total) }) else { return nil }
                 return memset(block, 0, total)
             },
-            realloc: { block, size in Arena.current.reallocate(block, to: size) },
+            realloc: { block, size in Arena.withCurrent { $0.reallocate(block, to: size) } },
             free: { _ in }))
         return memory
     }()
@@ -58,6 +58,15 @@ enum CmarkArena {
             }
             return key
         }()
+
+        /// Runs `body` with this thread's arena, without retaining it: the thread's slot holds it
+        /// for as long as the thread lives, and cmark calls this for every node it allocates.
+        static func withCurrent<Result>(_ body: (Arena) -> Result) -> Result {
+            if let slot = pthread_getspecific(key) {
+                return Unmanaged<Arena>.fromOpaque(slot)._withUnsafeGuaranteedRef(body)
+            }
+            return body(current)
+        }
 
         /// This thread's arena.
         static var current: Arena {
