@@ -676,6 +676,24 @@ struct ThemeFontTests {
         #expect(try fonts.bytes(of: font) == Data("not a font".utf8))
         #expect(throws: BuildError.self) { try fonts.metrics(for: font) }
     }
+
+    /// A font asset's bytes are mapped from the file, not copied; a plugin that rewrites them in
+    /// place changes neither the file nor what the layout engine measures with.
+    @Test func aFontAssetChangedInPlaceLeavesTheFontAlone() throws {
+        let regular = try Data(contentsOf: ThemeMetrics().regularFont)
+        let font = try TestSupport.temporaryFolder().appending(path: "font.ttf")
+        try regular.write(to: font)
+        let fonts = FontCache.shared
+        let measured = try fonts.metrics(for: font).advance(of: "M", size: 15)
+
+        var asset = try fonts.bytes(of: font)
+        asset.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        #expect(asset.count == regular.count && asset.allSatisfy { $0 == 0 })
+
+        #expect(try Data(contentsOf: font) == regular)
+        #expect(try fonts.bytes(of: font) == regular)
+        #expect(try fonts.metrics(for: font).advance(of: "M", size: 15) == measured)
+    }
 }
 
 @Suite("Template values")

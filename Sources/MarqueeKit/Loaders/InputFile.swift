@@ -7,17 +7,20 @@ public enum InputFile {
 
     /// The file's bytes; a missing, unreadable, oversized or empty file is a ``BuildError``.
     public static func read(_ file: URL, display: String) throws(BuildError) -> Data {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
-        guard let attributes else {
+        // `stat` rather than `FileManager.attributesOfItem`, which also looks up the owner's
+        // name (reading /etc/nsswitch.conf and /etc/passwd: ~5 ms of every build).
+        var status = stat()
+        guard stat(file.path, &status) == 0 else {
             throw BuildError(file: display, "the file does not exist; check the `path:` in Content/site.yml (paths are relative to Content/).")
         }
-        if let size = attributes[.size] as? Int, size > maximumSize {
+        let size = Int(status.st_size)
+        if size > maximumSize {
             throw BuildError(file: display, "the file is \(size / 1_048_576) MiB, over the \(maximumSize / 1_048_576) MiB limit for inputs.")
         }
         let data: Data
         do {
             // An empty file is not read: Foundation leaks a 4 KiB buffer for each (LeakSanitizer).
-            data = attributes[.size] as? Int == 0 ? Data() : try Data(contentsOf: file)
+            data = size == 0 ? Data() : try Data(contentsOf: file)
         } catch {
             throw BuildError(file: display, "cannot read the file (\(error.localizedDescription)).")
         }

@@ -116,12 +116,16 @@ final class FontCache: Sendable {
     private let cache = Locked<[String: FontMetrics]>([:])
     private let files = Locked<[String: MappedFile]>([:])
 
-    /// The font file's bytes, for the site's assets (a copy: a plugin may change an asset's bytes).
+    /// The font file's bytes, for the site's assets. A plugin may change an asset's bytes, so
+    /// they are not the shared mapping: they are a private mapping of their own, whose pages are
+    /// copied only if written (copying the 5 MB of fonts into fresh memory was ~5 ms of every
+    /// build).
     func bytes(of url: URL) throws(BuildError) -> Data {
-        let bytes = try file(url).bytes
+        let file = try file(url)
+        if let mapped = file.privateMapping() { return mapped }
         // One copy of the whole buffer: `Data(bytes)` takes a raw buffer as a sequence, a byte at a time.
-        guard let base = bytes.baseAddress else { return Data() }
-        return Data(bytes: base, count: bytes.count)
+        guard let base = file.bytes.baseAddress else { return Data() }
+        return Data(bytes: base, count: file.bytes.count)
     }
 
     /// The font's metrics, parsed from the mapped file.
@@ -175,6 +179,7 @@ final class MappedFile: @unchecked Sendable {  // the mapping is never written, 
 
     let bytes: UnsafeRawBufferPointer
     let stamp: Stamp
+    private let path: String
 
     init?(path: String) {
         let descriptor = open(path, O_RDONLY)
@@ -186,9 +191,25 @@ final class MappedFile: @unchecked Sendable {  // the mapping is never written, 
         let size = Int(info.st_size)
         guard size > 0 else {
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+            self.path = path
             return
         }
         guard let start = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), start != MAP_FAILED else { return nil }
         bytes = UnsafeRawBufferPointer(start: start, count: size)
+        self.path = path
+    }
+
+    /// The file's bytes as `Data` over a writable copy-on-write mapping of its own, unmapped when
+    /// the `Data` is released; nil when the file is no longer the one mapped (or is empty).
+    func privateMapping() -> Data? {
+        guard bytes.count > 0 else { return nil }
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, Stamp(info) == stamp,
+              let start = mmap(nil, bytes.count, PROT_READ | PROT_WRITE, MAP_PRIVATE, descriptor, 0), start != MAP_FAILED
+        else { return nil }
+        return Data(bytesNoCopy: start, count: bytes.count, deallocator: .custom { start, count in munmap(start, count) })
     }
 }
