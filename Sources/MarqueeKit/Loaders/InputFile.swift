@@ -8,7 +8,7 @@ public enum InputFile {
     /// The file's bytes; a missing, unreadable, oversized or empty file is a ``BuildError``.
     public static func read(_ file: URL, display: String) throws(BuildError) -> Data {
         // `stat` rather than `FileManager.attributesOfItem`, which also looks up the owner's
-        // name (reading /etc/nsswitch.conf and /etc/passwd: ~5 ms of every build).
+        // name (reading /etc/nsswitch.conf and /etc/passwd on every build).
         var status = stat()
         guard stat(file.path, &status) == 0 else {
             throw BuildError(file: display, "the file does not exist; check the `path:` in Content/site.yml (paths are relative to Content/).")

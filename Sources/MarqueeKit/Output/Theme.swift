@@ -158,7 +158,7 @@ final class FontCache: Sendable {
 /// A regular file mapped read-only into memory. Reading a font this way instead of into a
 /// buffer saves each build two copies of ~5 MB (the fallback font alone is 4 MB) and the page
 /// faults of fresh memory, a large part of loading the theme, which every build pays.
-final class MappedFile: @unchecked Sendable {  // the mapping is never written, and never unmapped
+final class MappedFile: @unchecked Sendable {  // `bytes` is never written, and never unmapped
     /// What identifies the file's contents without reading them.
     struct Stamp: Equatable {
         var device: UInt64, inode: UInt64, size: Int64, modified: Int64
@@ -182,34 +182,35 @@ final class MappedFile: @unchecked Sendable {  // the mapping is never written, 
     private let path: String
 
     init?(path: String) {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        stamp = Stamp(info)
-        let size = Int(info.st_size)
-        guard size > 0 else {
-            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
-            self.path = path
-            return
-        }
-        guard let start = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), start != MAP_FAILED else { return nil }
-        bytes = UnsafeRawBufferPointer(start: start, count: size)
+        guard let mapping = Self.map(path, protection: PROT_READ) else { return nil }
         self.path = path
+        stamp = mapping.stamp
+        bytes = UnsafeRawBufferPointer(mapping.bytes)
     }
 
     /// The file's bytes as `Data` over a writable copy-on-write mapping of its own, unmapped when
     /// the `Data` is released; nil when the file is no longer the one mapped (or is empty).
     func privateMapping() -> Data? {
-        guard bytes.count > 0 else { return nil }
+        guard bytes.count > 0, let mapping = Self.map(path, protection: PROT_READ | PROT_WRITE),
+              let start = mapping.bytes.baseAddress
+        else { return nil }
+        guard mapping.stamp == stamp else {
+            munmap(start, mapping.bytes.count)
+            return nil
+        }
+        return Data(bytesNoCopy: start, count: mapping.bytes.count, deallocator: .custom { start, count in munmap(start, count) })
+    }
+
+    /// A private mapping of the regular file at `path` (empty for an empty file) and its stamp.
+    private static func map(_ path: String, protection: Int32) -> (bytes: UnsafeMutableRawBufferPointer, stamp: Stamp)? {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0, Stamp(info) == stamp,
-              let start = mmap(nil, bytes.count, PROT_READ | PROT_WRITE, MAP_PRIVATE, descriptor, 0), start != MAP_FAILED
-        else { return nil }
-        return Data(bytesNoCopy: start, count: bytes.count, deallocator: .custom { start, count in munmap(start, count) })
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let size = Int(info.st_size)
+        guard size > 0 else { return (UnsafeMutableRawBufferPointer(start: nil, count: 0), Stamp(info)) }
+        guard let start = mmap(nil, size, protection, MAP_PRIVATE, descriptor, 0), start != MAP_FAILED else { return nil }
+        return (UnsafeMutableRawBufferPointer(start: start, count: size), Stamp(info))
     }
 }

@@ -126,7 +126,7 @@ extension SiteConfig {
         let root: Node
         do {
             // Values are read as text and checked here, so YAML's tag resolution (regular
-            // expressions compiled on first use: ~2 ms of every build) is left out.
+            // expressions compiled on first use: ~1 ms of every build) is left out.
             guard let node = try Yams.compose(yaml: text, .basic) else {
                 throw BuildError(file: file, "the configuration is empty; it needs at least `title:` and `sources:`.")
             }
