@@ -15,6 +15,38 @@ struct SlugTests {
         #expect(Slug.make(String(repeating: "long ", count: 40)).count <= 60)
     }
 
+    /// The slug rules spelled out character by character, as `Slug.make` applied them before it
+    /// worked on bytes: the two must agree on every title.
+    private func referenceSlug(_ title: String) -> String {
+        let folded = title.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        var slug = ""
+        var pendingHyphen = false
+        for character in folded.unicodeScalars {
+            if ("a"..."z").contains(character) || ("0"..."9").contains(character) || ("A"..."Z").contains(character) {
+                if pendingHyphen && !slug.isEmpty { slug += "-" }
+                slug += String(character).lowercased()
+                pendingHyphen = false
+            } else {
+                pendingHyphen = true
+            }
+        }
+        var cut = String(slug.prefix(60))
+        while cut.hasSuffix("-") { cut.removeLast() }
+        return cut
+    }
+
+    @Test func slugsFollowTheRulesForAnyTitle() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "Z", "7", " ", "-", "--", "É", "é", "ß", "Ⅻ", "ｆｕｌｌ", "🎻", "/", "..", "\u{0}", "\n", "Ünïcödé", "long"]
+        var titles = ["", "-", "a-", "-a", String(repeating: "ab ", count: 30), String(repeating: "x", count: 59) + " y", String(repeating: "x", count: 60) + " y"]
+        for _ in 0..<2_000 {
+            titles.append((0..<Int.random(in: 1...40, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined())
+        }
+        for title in titles {
+            #expect(Slug.make(title) == referenceSlug(title), "\(title.debugDescription)")
+        }
+    }
+
     @Test func collisionsAndEmptyTitlesGetStableUniqueSlugs() {
         var items = ["Arrival", "Arrival", "🎻", "/", "", "arrival"].enumerated().map {
             Item(id: "id-\($0.offset)", source: "s", title: $0.element, body: .text(""))
