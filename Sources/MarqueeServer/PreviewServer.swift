@@ -6,7 +6,8 @@ import NIOCore
 import ServiceLifecycle
 
 /// `marquee serve`: builds the site into a preview folder, serves it on loopback with
-/// Hummingbird, rebuilds when `Content/` or `Templates/` change, and tells open tabs to reload
+/// Hummingbird, rebuilds when `Content/`, `Templates/` or a list the site names outside them
+/// changes, and tells open tabs to reload
 /// (server-sent events on `/_marquee/events`).
 public final class PreviewServer: Sendable {
     /// The site folder.
@@ -33,7 +34,7 @@ public final class PreviewServer: Sendable {
     /// `onReady` receives the port actually bound (useful with port 0).
     public func run(onReady: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let address = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/"
-        _ = await rebuild(baseURL: URL(string: address))
+        let first = await rebuild(baseURL: URL(string: address))
         let files = StaticFiles(root: previewFolder)
         let router = Router()
         let hub = self.hub
@@ -60,7 +61,7 @@ public final class PreviewServer: Sendable {
 
         var logger = Logger(label: "marquee.serve")
         logger.logLevel = ProcessInfo.processInfo.environment["MARQUEE_SERVER_LOG"] == "debug" ? .debug : .critical
-        let watcher = WatchService(server: self)
+        let watcher = WatchService(server: self, itemFiles: first.itemFiles ?? [])
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: "marquee"),
@@ -80,28 +81,39 @@ public final class PreviewServer: Sendable {
         await hub.finishAll()
     }
 
-    /// Builds the preview; reports to the terminal and to the open tabs. Returns true on success.
+    /// What a preview build did.
+    struct Rebuild {
+        /// True when the preview was built and the tabs told to reload.
+        var succeeded: Bool
+        /// The local files the site's items are loaded from (``Site/itemFiles(in:)``), for the
+        /// watcher; nil when `site.yml` or the theme could not be read.
+        var itemFiles: [URL]?
+    }
+
+    /// Builds the preview; reports to the terminal and to the open tabs.
     ///
     /// A build that fails while `sourcesChanged()` says the sources changed since it started
     /// (an editor caught halfway through writing a file, which it truncates first) reports
     /// nothing to the tabs: the watcher sees the change and builds again.
     @discardableResult
-    func rebuild(baseURL: URL?, sourcesChanged: () -> Bool = { false }) async -> Bool {
+    func rebuild(baseURL: URL?, sourcesChanged: () -> Bool = { false }) async -> Rebuild {
+        var itemFiles: [URL]?
         do {
             var site = try Site.fromConfig(root: root, output: previewFolder, baseURL: baseURL)
+            itemFiles = site.itemFiles(in: BuildContext(root: site.root, config: site.config, theme: site.theme)).files
             site.plugins.append(LiveReloadPlugin())
             let report = try await SiteBuilder(site: site, progress: log).build()
             log(report.summary(relativeTo: root))
             await hub.buildSucceeded()
-            return true
+            return Rebuild(succeeded: true, itemFiles: itemFiles)
         } catch {
             if sourcesChanged() {
                 log("the sources changed during the build (a file being saved?); building again")
-                return false
+                return Rebuild(succeeded: false, itemFiles: itemFiles)
             }
             log("\(error)")
             await hub.buildFailed("\(error)")
-            return false
+            return Rebuild(succeeded: false, itemFiles: itemFiles)
         }
     }
 
@@ -151,25 +163,37 @@ public final class PreviewServer: Sendable {
     }
 }
 
-/// Polls `Content/` and `Templates/` for changes (``SourceStamps``) and rebuilds (polling needs
-/// no platform API and costs little for a site's inputs).
+/// Polls the site's sources for changes (``SourceStamps``: `Content/`, `Templates/` and the
+/// lists the site names outside them) and rebuilds (polling needs no platform API and costs
+/// little for a site's inputs).
 struct WatchService: Service {
     let server: PreviewServer
+    /// The files the last build's items were loaded from; `site.yml` may name other ones after
+    /// an edit, so each rebuild tells them again.
+    var itemFiles: [URL]
     var interval: Duration = .milliseconds(300)
 
     func run() async throws {
-        let server = self.server, interval = self.interval
+        let server = self.server, interval = self.interval, firstItemFiles = self.itemFiles
         try? await cancelWhenGracefulShutdown {
-            var last = SourceStamps(root: server.root)
+            var itemFiles = firstItemFiles
+            func stamps() -> SourceStamps { SourceStamps(root: server.root, files: itemFiles) }
+            var last = stamps()
             var ticks = 0
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
                 ticks += 1
                 if ticks % 50 == 0 { await server.pingEventStreams() }
-                let now = SourceStamps(root: server.root)
+                let now = stamps()
                 if now != last {
-                    last = now
-                    await server.rebuild(baseURL: server.baseURL) { SourceStamps(root: server.root) != now }
+                    let rebuild = await server.rebuild(baseURL: server.baseURL) { stamps() != now }
+                    // A site.yml naming another list: stamp that one from now on.
+                    if let files = rebuild.itemFiles, files != itemFiles {
+                        itemFiles = files
+                        last = stamps()
+                    } else {
+                        last = now
+                    }
                 }
             }
         }

@@ -8,9 +8,10 @@ struct Serve: AsyncParsableCommand {
         abstract: "Build the site, serve it, and rebuild and reload the browser on every change.",
         discussion: """
             The preview is built into ROOT/.marquee-cache/preview (never into Site/) and served on \
-            http://HOST:PORT/. Edits under Content/ and Templates/ rebuild it; open tabs reload by \
-            themselves, and a broken edit shows its error in the terminal and over the page until \
-            the next good save. Ctrl-C stops the server.
+            http://HOST:PORT/. Edits under Content/ and Templates/, and to lists that site.yml \
+            names outside them, rebuild it; open tabs reload by themselves, and a broken edit \
+            shows its error in the terminal and over the page until the next good save. Ctrl-C \
+            stops the server.
             """)
 
     @Option(name: .long, help: ArgumentHelp("The site folder, holding Content/site.yml.", valueName: "dir"))

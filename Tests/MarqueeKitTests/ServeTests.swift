@@ -12,10 +12,12 @@ import Glibc
 /// `marquee serve` over real HTTP on loopback.
 @Suite("Preview server", .serialized, .timeLimit(.minutes(1)), .removesTemporaryFolders)
 struct ServeTests {
-    /// Starts a preview server for a new scaffolded site; returns the site root, port and task.
-    func start() async throws -> (URL, Int, Task<Void, any Error>) {
+    /// Starts a preview server for a new scaffolded site, changed first by `prepare`; returns the
+    /// site root, port and task.
+    func start(prepare: (URL) throws -> Void = { _ in }) async throws -> (URL, Int, Task<Void, any Error>) {
         let root = try TestSupport.temporaryFolder().appending(path: "site")
         try SiteScaffold.create(in: root)
+        try prepare(root)
         let server = PreviewServer(root: root, port: 0)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let task = Task { try await server.run { continuation.yield($0) } }
@@ -102,19 +104,7 @@ struct ServeTests {
     }
 
     func watch(root: URL, port: Int, client: HTTPClient) async throws {
-        let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/_marquee/events"), timeout: .seconds(30))
-        #expect(response.headers.first(name: "Content-Type") == "text/event-stream")
-        var events = response.body.makeAsyncIterator()
-
-        func next(_ name: String) async throws -> String {
-            var text = ""
-            while !text.contains("event: \(name)\n") {
-                guard let chunk = try await events.next() else { throw CancellationError() }
-                text += String(buffer: chunk)
-            }
-            return text
-        }
-        _ = try await events.next()  // ": connected"
+        let next = try await events(port: port, client: client)
         try await Task.sleep(for: .milliseconds(400))  // let the watcher take its first fingerprint
 
         let movies = root.appending(path: "Content/movies.json")
@@ -130,6 +120,47 @@ struct ServeTests {
 
         try original.write(to: movies, atomically: true, encoding: .utf8)
         _ = try await next("reload")
+    }
+
+    /// Opens the live-reload event stream; returns a function that waits for the named event and
+    /// returns the text received up to it.
+    func events(port: Int, client: HTTPClient) async throws -> (String) async throws -> String {
+        let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/_marquee/events"), timeout: .seconds(30))
+        #expect(response.headers.first(name: "Content-Type") == "text/event-stream")
+        var events = response.body.makeAsyncIterator()
+        _ = try await events.next()  // ": connected"
+        return { name in
+            var text = ""
+            while !text.contains("event: \(name)\n") {
+                guard let chunk = try await events.next() else { throw CancellationError() }
+                text += String(buffer: chunk)
+            }
+            return text
+        }
+    }
+
+    @Test func aListOutsideContentIsWatchedToo() async throws {
+        let (root, port, task) = try await start { root in
+            let data = root.appending(path: "data")
+            try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+            try #"{"movies": [{"Title": "Kept Outside", "Description": "A list beside Content/."}]}"#
+                .write(to: data.appending(path: "movies.json"), atomically: true, encoding: .utf8)
+            let config = root.appending(path: "Content/site.yml")
+            let text = try String(contentsOf: config, encoding: .utf8)
+            #expect(text.contains("path: movies.json"))
+            try text.replacingOccurrences(of: "path: movies.json", with: "path: ../data/movies.json").write(to: config, atomically: true, encoding: .utf8)
+        }
+        defer { task.cancel() }
+        let page = root.appending(path: ".marquee-cache/preview/index.html")
+        #expect(try String(contentsOf: page, encoding: .utf8).contains("Kept Outside"))
+        // The shared client needs no shutdown, so a missed reload fails by the time limit, cleanly.
+        let next = try await events(port: port, client: .shared)
+        try await Task.sleep(for: .milliseconds(400))  // let the watcher take its first stamps
+
+        try #"{"movies": [{"Title": "Edited Outside", "Description": "A list beside Content/."}]}"#
+            .write(to: root.appending(path: "data/movies.json"), atomically: true, encoding: .utf8)
+        _ = try await next("reload")
+        #expect(try String(contentsOf: page, encoding: .utf8).contains("Edited Outside"))
     }
 
     @Test func theWatcherSeesFilesAddedAndRewrittenInPlace() throws {
@@ -161,11 +192,11 @@ struct ServeTests {
         // An editor that truncates the file, then writes it, caught in between.
         try Data().write(to: root.appending(path: "Content/movies.json"))
 
-        #expect(await server.rebuild(baseURL: nil, sourcesChanged: { true }) == false)
+        #expect(await server.rebuild(baseURL: nil, sourcesChanged: { true }).succeeded == false)
         #expect(await server.hub.lastFailure == nil)
         #expect(lines.withLock { $0 }.contains { $0.contains("building again") })
 
-        #expect(await server.rebuild(baseURL: nil) == false)
+        #expect(await server.rebuild(baseURL: nil).succeeded == false)
         let failure = try #require(await server.hub.lastFailure)
         #expect(failure.contains("Content/movies.json"))
     }

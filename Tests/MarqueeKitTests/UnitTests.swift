@@ -719,7 +719,7 @@ struct ThemeFontTests {
         let measured = try fonts.metrics(for: font).advance(of: "M", size: 15)
 
         var asset = try fonts.bytes(of: font)
-        asset.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        _ = asset.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
         #expect(asset.count == regular.count && asset.allSatisfy { $0 == 0 })
 
         #expect(try Data(contentsOf: font) == regular)

@@ -131,7 +131,7 @@ struct BuildState: Equatable {
     /// them, and a file rewritten in place with its size and modification time kept still
     /// shows, by its change time.
     static func contentStamps(of site: Site) -> String {
-        SourceStamps.stamps(under: site.root.appending(path: "Content"))
+        SourceStamps.stamps(under: site.root.appending(path: "Content").path)
     }
 
     /// A hash of what the items are loaded from, to be taken before loading: the environment,

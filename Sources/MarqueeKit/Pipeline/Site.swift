@@ -55,6 +55,13 @@ public struct Site: Sendable {
         return Site(root: root, output: output, config: config, theme: theme, plugins: plugins)
     }
 
+    /// The local files the plugins say their items are loaded from (``Plugin/itemFiles(in:)``),
+    /// in plugin order, and whether every plugin could say (a remote feed cannot).
+    public func itemFiles(in context: BuildContext) -> (files: [URL], complete: Bool) {
+        let declared = plugins.map { $0.itemFiles(in: context) }
+        return (declared.compactMap { $0 }.flatMap { $0 }, !declared.contains { $0 == nil })
+    }
+
     /// The built-in stages after the sources, in order, with their default settings.
     public static var defaultPlugins: [any Plugin] { BuiltinPlugins.make([:]) }
 }

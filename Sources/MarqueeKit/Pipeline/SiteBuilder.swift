@@ -130,9 +130,9 @@ public struct SiteBuilder: Sendable {
         // What the items come from, stamped before anything is read (a file changed while this
         // build runs then differs from what the state records, and the next build loads it).
         let contentStamps = BuildState.contentStamps(of: site)
-        let inputs = declaredItemFiles(context).flatMap {
-            BuildState.inputs(files: $0, contentStamps: contentStamps, environment: environment)
-        }
+        let itemFiles = site.itemFiles(in: context)
+        let inputs = itemFiles.complete
+            ? BuildState.inputs(files: itemFiles.files, contentStamps: contentStamps, environment: environment) : nil
         timings.lap("prepare")
         // None of that changed since the last build, and its output is untouched: stop before loading.
         // (The state's first line tells whether reading all of it is worth it.)
@@ -228,17 +228,6 @@ public struct SiteBuilder: Sendable {
         return BuildReport(
             items: state.items, pages: state.pages, files: state.files.count, filesWritten: 0,
             filesUnchanged: state.files.count, seconds: Self.seconds(since: started), warnings: context.warnings, output: site.output)
-    }
-
-    /// Every file the plugins' items are loaded from, or nil when a plugin cannot say
-    /// (``Plugin/itemFiles(in:)``).
-    private func declaredItemFiles(_ context: BuildContext) -> [URL]? {
-        var files: [URL] = []
-        for plugin in site.plugins {
-            guard let declared = plugin.itemFiles(in: context) else { return nil }
-            files += declared
-        }
-        return files
     }
 
     /// Items a site may hold (a guard against runaway inputs, far above real galleries).

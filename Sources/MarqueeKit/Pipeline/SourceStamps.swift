@@ -1,29 +1,38 @@
 import Foundation
 
-/// What a site's own folders hold, as change stamps: every entry under `Content/` and
-/// `Templates/` with its device, inode, size, and modification and change times
-/// (``FileIO/changeStamp(of:)``). Equal stamps mean nothing there was added, removed or
-/// written since, even a file rewritten in place with its size and modification time kept.
+/// What a site's sources hold, as change stamps: every entry under `Content/` and `Templates/`,
+/// and any other file the site's items are loaded from, with its device, inode, size, and
+/// modification and change times (``FileIO/changeStamp(of:)``). Equal stamps mean nothing there
+/// was added, removed or written since, even a file rewritten in place with its size and
+/// modification time kept.
 ///
 /// `marquee serve` polls these to know when to rebuild; a build stamps `Content/` the same way
 /// to know when it can stop before loading.
 public struct SourceStamps: Equatable, Sendable {
     private let stamps: [String]
 
-    /// Stamps the folders `folders` (relative to `root`) as they are now; a missing folder
-    /// stamps as empty.
-    public init(root: URL, folders: [String] = ["Content", "Templates"]) {
-        stamps = folders.map { Self.stamps(under: root.appending(path: $0)) }
+    /// Stamps the folders `folders` (relative to `root`) and the files `files` outside them (a
+    /// movie list at `../data/movies.json`) as they are now; a missing folder stamps as empty,
+    /// a missing file as missing.
+    public init(root: URL, folders: [String] = ["Content", "Templates"], files: [URL] = []) {
+        let folderPaths = folders.map { root.appending(path: $0).standardizedFileURL.path }
+        let outside = files.map(\.standardizedFileURL.path).filter { file in
+            !folderPaths.contains { file.hasPrefix($0 + "/") }
+        }
+        stamps = folderPaths.map(Self.stamps(under:)) + Set(outside).sorted().map { $0 + ":" + Self.stamp(of: $0) }
     }
 
     /// `path:stamp` for every entry under `folder` (paths relative to it), sorted, as one string.
-    static func stamps(under folder: URL) -> String {
-        let base = folder.path
+    static func stamps(under folder: String) -> String {
         var stamps: [String] = []
-        FileIO.walk(base) { path, _ in
-            let stamp = FileIO.changeStamp(of: base + "/" + path) ?? []
-            stamps.append(path + ":" + stamp.map(String.init).joined(separator: ":"))
+        FileIO.walk(folder) { path, _ in
+            stamps.append(path + ":" + stamp(of: folder + "/" + path))
         }
         return stamps.sorted().joined(separator: ",")
+    }
+
+    /// The change stamp of the entry at `path`, as text; empty when it is missing.
+    private static func stamp(of path: String) -> String {
+        (FileIO.changeStamp(of: path) ?? []).map(String.init).joined(separator: ":")
     }
 }
