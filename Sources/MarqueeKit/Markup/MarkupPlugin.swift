@@ -37,7 +37,9 @@ public struct MarkupPlugin: Plugin {
             }
             return (sanitized, nil)
         case .markdown(let markdown, let base):
-            let key = memoKey("markdown", markdown, base?.path)
+            // The base as `absoluteString`, which a file URL stores: `path` decodes it anew on
+            // every call (0.4 µs, 4 ms of a 10,000-item rebuild here and as much in the fingerprint).
+            let key = memoKey("markdown", markdown, base?.absoluteString)
             if let known = context.memo.value(for: key) { return (known, nil) }
             // Local images are copied into the site as a side effect: such results are not reused.
             var touchedLocalFiles = false

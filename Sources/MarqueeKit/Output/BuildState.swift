@@ -158,7 +158,7 @@ struct BuildState: Equatable {
         let itemHashes = items.concurrentMap { item in
             var hasher = StableHasher()
             switch item.body {
-            case .markdown(let text, let base): hasher.combine("m"); hasher.combine(text); hasher.combine(base?.path ?? "")
+            case .markdown(let text, let base): hasher.combine("m"); hasher.combine(text); hasher.combine(base?.absoluteString ?? "")
             case .html(let text, let base): hasher.combine("h"); hasher.combine(text); hasher.combine(base?.absoluteString ?? "")
             case .text(let text): hasher.combine("t"); hasher.combine(text)
             }

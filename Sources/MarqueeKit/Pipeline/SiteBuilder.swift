@@ -8,9 +8,9 @@ public struct BuildReport: Sendable {
     public var pages: Int
     /// Files in the output.
     public var files: Int
-    /// Files in the output.
+    /// Files written by this build (new or changed); the others were left as they were.
     public var filesWritten: Int
-    /// Files in the output.
+    /// Files of the output this build left as they were (same bytes, modification time kept).
     public var filesUnchanged: Int
     /// Wall-clock time of the build.
     public var seconds: Double
