@@ -7,8 +7,7 @@ import ServiceLifecycle
 
 /// `marquee serve`: builds the site into a preview folder, serves it on loopback with
 /// Hummingbird, rebuilds when `Content/`, `Templates/` or a list the site names outside them
-/// changes, and tells open tabs to reload
-/// (server-sent events on `/_marquee/events`).
+/// changes, and tells open tabs to reload (server-sent events on `/_marquee/events`).
 public final class PreviewServer: Sendable {
     /// The site folder.
     public let root: URL
@@ -109,10 +108,10 @@ public final class PreviewServer: Sendable {
         } catch {
             if sourcesChanged() {
                 log("the sources changed during the build (a file being saved?); building again")
-                return Rebuild(succeeded: false, itemFiles: itemFiles)
+            } else {
+                log("\(error)")
+                await hub.buildFailed("\(error)")
             }
-            log("\(error)")
-            await hub.buildFailed("\(error)")
             return Rebuild(succeeded: false, itemFiles: itemFiles)
         }
     }
