@@ -536,12 +536,11 @@ struct URLHashTests {
 struct BuildStateTests {
     @Test func stateSurvivesItsTextForm() throws {
         let state = BuildState(
-            fingerprint: "0123abcd", environment: "e5", inputs: "9f0e", digests: ["index.html": 0x0F, "items/a b/index.html": UInt64.max],
-            items: 2, pages: 2,
+            fingerprint: "0123abcd", environment: "e5", inputs: "9f0e", items: 2, pages: 2,
             files: [
-                "index.html": FileStamp(size: 1200, modified: 1_700_000_000_123),
-                "items/a b/index.html": FileStamp(size: 0, modified: -5),
-                "assets/x.css": FileStamp(size: 7, modified: 1),
+                "index.html": FileRecord(stamp: FileStamp(size: 1200, modified: 1_700_000_000_123), digest: 0x0F),
+                "items/a b/index.html": FileRecord(stamp: FileStamp(size: 0, modified: -5), digest: UInt64.max),
+                "assets/x.css": FileRecord(stamp: FileStamp(size: 7, modified: 1), digest: nil),
             ],
             folders: ["": 1_700_000_000_123_456_789, "items": 2, "items/a b": -3])
         #expect(BuildState(text: state.text) == state)
@@ -590,6 +589,35 @@ struct BuildMemoTests {
         fourth.save()
         let fifth = BuildMemo(file: file)
         #expect(fifth.value(for: 1) == "one" && fifth.value(for: 4) == nil && fifth.value(for: 2) == nil)
+    }
+
+    /// A build that reuses most entries appends only what it computed; once unused entries
+    /// would make up more than half the file, the file is written anew with the used ones only.
+    @Test func appendsNewEntriesUntilHalfTheFileIsUnused() throws {
+        let file = try TestSupport.temporaryFolder().appending(path: "site.memo")
+        let first = BuildMemo(file: file)
+        for key in 0..<100 as Range<UInt64> { first.store(String(repeating: "v\(key)", count: 20), for: key) }
+        first.save()
+        let written = try Data(contentsOf: file)
+
+        let second = BuildMemo(file: file)
+        for key in 0..<100 as Range<UInt64> { _ = second.value(for: key) }
+        second.store("new", for: 100)
+        second.save()
+        let appended = try Data(contentsOf: file)
+        #expect(appended.count == written.count + 12 + 3)
+        #expect(appended.prefix(written.count) == written)
+
+        let third = BuildMemo(file: file)
+        #expect(third.value(for: 100) == "new" && third.value(for: 42) == String(repeating: "v42", count: 20))
+        // Ten of 101 entries used: the file is rewritten with those ten.
+        let fourth = BuildMemo(file: file)
+        for key in 0..<10 as Range<UInt64> { _ = fourth.value(for: key) }
+        fourth.save()
+        let rewritten = try Data(contentsOf: file)
+        #expect(rewritten.count < written.count / 5)
+        let fifth = BuildMemo(file: file)
+        #expect(fifth.value(for: 9) == String(repeating: "v9", count: 20) && fifth.value(for: 10) == nil && fifth.value(for: 100) == nil)
     }
 
     /// A damaged memo is ignored whole, never half read.

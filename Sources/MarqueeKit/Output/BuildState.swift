@@ -12,12 +12,10 @@ struct BuildState: Equatable {
     /// Hash of what the items were loaded from, taken before loading (see
     /// ``inputs(files:contentStamps:environment:)``); `-` when a plugin could not say.
     var inputs: String = "-"
-    /// Path → digest of the values the page was rendered from (see ``OutputSet/reuse(_:digest:)``).
-    var digests: [String: UInt64]
     var items: Int
     var pages: Int
-    /// Path → size and modification time.
-    var files: [String: FileStamp]
+    /// Path → size, modification time and digest of every file of the output.
+    var files: [String: FileRecord]
     /// Every folder holding those files (`""` is the output folder) → its modification time in
     /// ns. A folder's time changes whenever an entry is added to it or removed from it, so while
     /// these are unchanged the output holds exactly the files listed, without reading a folder.
@@ -61,12 +59,12 @@ struct BuildState: Equatable {
     private var bytes: [UInt8] {
         var bytes = Array("\(Self.version) \(fingerprint) \(environment) \(inputs) \(items) \(pages)\n".utf8)
         bytes.reserveCapacity(bytes.count + files.count * 72 + folders.count * 48)
-        for (path, stamp) in files {
-            Self.append(decimal: stamp.size, to: &bytes)
+        for (path, record) in files {
+            Self.append(decimal: record.stamp.size, to: &bytes)
             bytes.append(UInt8(ascii: " "))
-            Self.append(decimal: stamp.modified, to: &bytes)
+            Self.append(decimal: record.stamp.modified, to: &bytes)
             bytes.append(UInt8(ascii: " "))
-            if let digest = digests[path] { Self.append(hex: digest, to: &bytes) } else { bytes.append(UInt8(ascii: "-")) }
+            if let digest = record.digest { Self.append(hex: digest, to: &bytes) } else { bytes.append(UInt8(ascii: "-")) }
             bytes.append(UInt8(ascii: " "))
             bytes += path.utf8
             bytes.append(UInt8(ascii: "\n"))
@@ -176,10 +174,9 @@ struct BuildState: Equatable {
     /// (same sizes and modification times, no folder changed). POSIX `stat` on every core:
     /// Foundation's `attributesOfItem` costs ~100 µs a file here.
     func matches(_ output: URL) -> Bool {
-        let base = output.path + "/"
+        guard let folder = OpenFolder(output.path) else { return false }
         let unchanged = Array(files).concurrentMap { entry -> Bool in
-            var info = stat()
-            return stat(base + entry.key, &info) == 0 && FileStamp(info) == entry.value
+            folder.status(of: entry.key).map(FileStamp.init) == entry.value.stamp
         }
         return !unchanged.contains(false) && foldersUnchanged(in: output)
     }
@@ -215,7 +212,7 @@ struct BuildState: Equatable {
     /// ``listing(of:)``): then only the folders of the changed files (with their ancestors) and new
     /// folders are read again. Otherwise, or when the output was replaced whole, all are read.
     static func folderStamps(
-        holding files: [String: FileStamp], in output: URL, known: BuildState?, changes: (moved: [String], removed: [String])?
+        holding files: [String: FileRecord], in output: URL, known: BuildState?, changes: (moved: [String], removed: [String])?
     ) -> [String: Int64] {
         guard let known, let changes else { return folderStamps(folders(holding: files.keys), in: output) }
         // Files only replaced, none added or removed: the folders are the known ones.
@@ -232,11 +229,9 @@ struct BuildState: Equatable {
 
     /// The modification times (ns) of `folders` under `output`; a missing folder is left out.
     static func folderStamps(_ folders: [String], in output: URL) -> [String: Int64] {
-        let base = output.path
+        guard let outputFolder = OpenFolder(output.path) else { return [:] }
         let times = folders.concurrentMap { folder -> Int64? in
-            var info = stat()
-            guard stat(folder.isEmpty ? base : base + "/" + folder, &info) == 0 else { return nil }
-            return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            outputFolder.status(of: folder).map { Int64($0.st_mtim.tv_sec) * 1_000_000_000 + Int64($0.st_mtim.tv_nsec) }
         }
         var stamps: [String: Int64] = [:]
         for (folder, time) in zip(folders, times) { stamps[folder] = time }
@@ -291,12 +286,10 @@ extension BuildState {
         guard string(field()) == version, let fingerprint = string(field()), let environment = string(field()),
               let inputs = string(field()), let items = number(field()).map(Int.init), let pages = number(field(last: true)).map(Int.init)
         else { return nil }
-        var files: [String: FileStamp] = [:]
+        var files: [String: FileRecord] = [:]
         var folders: [String: Int64] = [:]
-        var digests: [String: UInt64] = [:]
         // About one line per 50 bytes (not trusting the header's count: the file may be damaged).
         files.reserveCapacity(bytes.count / 50)
-        digests.reserveCapacity(bytes.count / 50)
         while offset < bytes.count {
             let first = field(), time = number(field()), digest = field(), path = string(field(last: true))
             guard let first, let time, let digest, let path else { return nil }
@@ -305,13 +298,21 @@ extension BuildState {
                 continue
             }
             guard let size = number(first) else { return nil }
-            files[path] = FileStamp(size: size, modified: time)
-            if let value = unsigned(digest, radix: 16) { digests[path] = value }
+            files[path] = FileRecord(stamp: FileStamp(size: size, modified: time), digest: unsigned(digest, radix: 16))
         }
         return BuildState(
-            fingerprint: fingerprint, environment: environment, inputs: inputs, digests: digests, items: items, pages: pages,
+            fingerprint: fingerprint, environment: environment, inputs: inputs, items: items, pages: pages,
             files: files, folders: folders)
     }
+}
+
+/// What a ``BuildState`` records of one file of the output.
+struct FileRecord: Equatable, Sendable {
+    /// The file's size and modification time, as written or as found.
+    var stamp: FileStamp
+    /// A hash of the values the file was made from, when its maker gave one (see
+    /// ``OutputSet/reuse(_:digest:)``).
+    var digest: UInt64?
 }
 
 /// A file's size and modification time (in milliseconds), as recorded to tell whether the file

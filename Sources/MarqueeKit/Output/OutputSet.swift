@@ -68,10 +68,10 @@ public final class OutputSet: Sendable {
     ///
     /// This is how a rebuild after a one-item edit renders two pages instead of all of them.
     public func reuse(_ path: String, digest: UInt64) -> Bool {
-        guard let previous, previous.digests[path] == digest, let stamp = previous.files[path] else { return false }
-        var info = stat()
-        guard stat(staged.outputPrefix + path, &info) == 0, FileStamp(info) == stamp else { return false }
-        staged.keep(path, stamp: stamp, digest: digest)
+        guard let previous, let record = previous.files[path], record.digest == digest,
+              staged.existingOutput?.status(of: path).map(FileStamp.init) == record.stamp
+        else { return false }
+        staged.keep(path, record)
         return true
     }
 

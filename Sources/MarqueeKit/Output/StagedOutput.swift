@@ -35,12 +35,14 @@ final class StagedOutput: Sendable {
     /// False when the output folder did not exist as the build began: there is nothing to
     /// compare new files with (a first build, or one into an emptied folder).
     private let outputExisted: Bool
+    /// The output folder as it was when the build began, held open to look up the files a
+    /// build keeps (before the commit, which may replace it); nil when it did not exist.
+    let existingOutput: OpenFolder?
     /// What is known of each file added: written to the staging folder or kept from the output,
-    /// its stamp (as written or as found), and the digest its maker gave.
+    /// and what the build state records of it.
     private struct Entry {
         var written: Bool
-        var stamp: FileStamp
-        var digest: UInt64?
+        var record: FileRecord
     }
     private let entries = Locked<[String: Entry]>([:])
     private let folders = Locked<Set<String>>([])
@@ -55,6 +57,7 @@ final class StagedOutput: Sendable {
         outputPrefix = self.output.path + "/"
         stagingPrefix = staging.path + "/"
         outputExisted = access(self.output.path, F_OK) == 0
+        existingOutput = outputExisted ? OpenFolder(self.output.path) : nil
         try FileIO.makeFolders(staging.path)
     }
 
@@ -65,7 +68,7 @@ final class StagedOutput: Sendable {
     /// an earlier one. `digest` is what ``BuildState`` records for ``OutputSet/reuse(_:digest:)``.
     func put(_ path: String, _ contents: Data, digest: UInt64? = nil) throws(BuildError) {
         if outputExisted, let info = FileIO.matching(outputPrefix + path, contents) {
-            keep(path, stamp: FileStamp(info), digest: digest)
+            keep(path, FileRecord(stamp: FileStamp(info), digest: digest))
             return
         }
         let target = stagingPrefix + path
@@ -76,28 +79,20 @@ final class StagedOutput: Sendable {
         }
         // Moves into the output (a rename, or the staging folder's) keep the stamp.
         let stamp = try FileIO.write(contents, to: target)
-        entries.withLock { $0[path] = Entry(written: true, stamp: stamp, digest: digest) }
+        entries.withLock { $0[path] = Entry(written: true, record: FileRecord(stamp: stamp, digest: digest)) }
     }
 
     /// Keeps the output's file at `path` as it is (its maker knows it would come out the same).
-    /// `stamp` is the output file's ``FileStamp``, as the caller just read it.
-    func keep(_ path: String, stamp: FileStamp, digest: UInt64?) {
-        let earlier = entries.withLock { $0.updateValue(Entry(written: false, stamp: stamp, digest: digest), forKey: path) }
+    /// `record` holds the output file's ``FileStamp``, as the caller just read it.
+    func keep(_ path: String, _ record: FileRecord) {
+        let earlier = entries.withLock { $0.updateValue(Entry(written: false, record: record), forKey: path) }
         if earlier?.written == true { unlink(stagingPrefix + path) }
     }
 
     /// After ``commit()``: every file's size and modification time (from when it was written
     /// or compared) and the digests their makers gave.
-    func recorded() -> (stamps: [String: FileStamp], digests: [String: UInt64]) {
-        let entries = entries.withLock { $0 }
-        var stamps: [String: FileStamp] = [:], digests: [String: UInt64] = [:]
-        stamps.reserveCapacity(entries.count)
-        digests.reserveCapacity(entries.count)
-        for (path, entry) in entries {
-            stamps[path] = entry.stamp
-            digests[path] = entry.digest
-        }
-        return (stamps, digests)
+    func recorded() -> [String: FileRecord] {
+        entries.withLock { $0 }.mapValues(\.record)
     }
 
     /// Makes the output hold exactly the files added, then removes the staging folder. `existing`

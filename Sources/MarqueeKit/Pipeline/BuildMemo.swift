@@ -6,8 +6,8 @@ import Foundation
 /// any plugin may.
 ///
 /// Only pure results belong here: a value must be exactly what the work would produce again
-/// from the same inputs, with no side effect skipped by reusing it. Entries not looked up or
-/// stored during a build are dropped when it is saved, so the file does not grow.
+/// from the same inputs, with no side effect skipped by reusing it. Entries neither looked up
+/// nor stored by recent builds are dropped once they make up half the file (see ``save()``).
 public final class BuildMemo: Sendable {
     private let file: URL?
     /// The previous build's file, read on the first lookup.
@@ -55,48 +55,119 @@ public final class BuildMemo: Sendable {
         }
     }
 
-    /// Writes the entries of this build (after a successful build), a megabyte at a time so
-    /// that a large site's memo is never held twice in memory, to a temporary file renamed over
-    /// the old one. Entries reused from the previous file are copied as they were stored.
+    /// Writes the entries of this build (after a successful build).
+    ///
+    /// Usually only the entries computed by this build are appended to the previous file (a
+    /// one-item edit adds a few hundred bytes to a memo of megabytes). When entries no longer
+    /// looked up would make more than half of the file, it is written anew instead, with only
+    /// the entries this build stored or reused, so the file does not grow without bound.
     func save() {
         guard let file else { return }
         let entries = current.withLock { $0 }
         let reused = used.withLock { $0 }
         let stored = previous.withLock { $0 }
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if let stored, stored.isAppendable(liveBytes: Self.liveBytes(entries, reused, stored), adding: Self.bytes(of: entries)),
+            append(entries, to: file, holding: stored)
+        {
+            return
+        }
+        rewrite(file, with: entries, reused: reused, from: stored)
+    }
+
+    /// Bytes that `entries` take in the file.
+    private static func bytes(of entries: [UInt64: String]) -> Int {
+        entries.values.reduce(0) { $0 + StoredEntries.headerSize + $1.utf8.count }
+    }
+
+    /// Bytes of the entries this build stored or looked up: what a rewritten file would hold.
+    private static func liveBytes(_ entries: [UInt64: String], _ reused: Set<UInt64>, _ stored: StoredEntries) -> Int {
+        reused.reduce(bytes(of: entries)) { total, key in entries[key] == nil ? total + (stored.entrySize(for: key) ?? 0) : total }
+    }
+
+    /// Appends `entries` to the file `stored` was read from, if it still holds exactly that;
+    /// false (the file as it was) when it does not or the write fails.
+    private func append(_ entries: [UInt64: String], to file: URL, holding stored: StoredEntries) -> Bool {
+        let descriptor = open(file.path, O_WRONLY | O_APPEND)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, Int(info.st_size) == stored.size else { return false }
+        var writer = EntryWriter(descriptor: descriptor)
+        for (key, value) in entries { writer.add(key, value) }
+        guard writer.finish() else {
+            // A half-written entry would make the next build ignore the whole memo.
+            _ = ftruncate(descriptor, off_t(stored.size))
+            return false
+        }
+        return true
+    }
+
+    /// Writes the entries stored by this build and those it reused from `stored` to a temporary
+    /// file renamed over the old one, a megabyte at a time so that a large site's memo is never
+    /// held twice in memory. Reused entries are copied as they were stored.
+    private func rewrite(_ file: URL, with entries: [UInt64: String], reused: Set<UInt64>, from stored: StoredEntries?) {
         let temporary = file.path + ".tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { return }
-        var buffer: [UInt8] = Array(StoredEntries.magic.utf8)
-        var complete = true
-        func flush() {
-            complete = complete && buffer.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                    if written <= 0 { return false }
-                    offset += written
-                }
-                return true
-            }
-            buffer.removeAll(keepingCapacity: true)
-        }
-        for (key, value) in entries {
-            withUnsafeBytes(of: key.littleEndian) { buffer += $0 }
-            withUnsafeBytes(of: UInt32(value.utf8.count).littleEndian) { buffer += $0 }
-            var value = value
-            value.withUTF8 { buffer += $0 }
-            if buffer.count >= 1 << 20 { flush() }
-        }
+        var writer = EntryWriter(descriptor: descriptor)
+        writer.buffer += StoredEntries.magic.utf8
+        for (key, value) in entries { writer.add(key, value) }
         if let stored {
-            for key in reused where entries[key] == nil {
-                stored.appendEntry(for: key, to: &buffer)
-                if buffer.count >= 1 << 20 { flush() }
-            }
+            for key in reused where entries[key] == nil { writer.copy(key, from: stored) }
         }
-        flush()
+        let complete = writer.finish()
         close(descriptor)
         if complete { rename(temporary, file.path) } else { unlink(temporary) }
+    }
+}
+
+/// Writes memo entries to a file descriptor through a buffer of about a megabyte.
+private struct EntryWriter {
+    let descriptor: Int32
+    var buffer: [UInt8] = []
+    /// False once a write failed.
+    private(set) var complete = true
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    mutating func add(_ key: UInt64, _ value: String) {
+        withUnsafeBytes(of: key.littleEndian) { buffer += $0 }
+        withUnsafeBytes(of: UInt32(value.utf8.count).littleEndian) { buffer += $0 }
+        var value = value
+        value.withUTF8 { buffer += $0 }
+        flushIfFull()
+    }
+
+    mutating func copy(_ key: UInt64, from stored: StoredEntries) {
+        stored.appendEntry(for: key, to: &buffer)
+        flushIfFull()
+    }
+
+    /// Writes what is buffered; true when every write succeeded.
+    mutating func finish() -> Bool {
+        flush()
+        return complete
+    }
+
+    private mutating func flushIfFull() {
+        if buffer.count >= 1 << 20 { flush() }
+    }
+
+    private mutating func flush() {
+        let descriptor = descriptor
+        complete = complete && buffer.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written <= 0 { return false }
+                offset += written
+            }
+            return true
+        }
+        buffer.removeAll(keepingCapacity: true)
     }
 }
 
@@ -104,9 +175,12 @@ public final class BuildMemo: Sendable {
 /// lookups on any thread decode their values without a lock.
 ///
 /// The format: `marquee-memo-1\n`, then per entry the key (8 bytes), the value's length
-/// (4 bytes, both little-endian) and the value's UTF-8.
+/// (4 bytes, both little-endian) and the value's UTF-8. A key stored twice (appended by a later
+/// build) has the later value.
 private final class StoredEntries: Sendable {
     static let magic = "marquee-memo-1\n"
+    /// The key and length before each value.
+    static let headerSize = 12
     private let bytes: Data
     /// Key → offset of the entry's value; its length is the four bytes before it.
     private let offsets: [UInt64: Int]
@@ -119,10 +193,10 @@ private final class StoredEntries: Sendable {
             offsets.reserveCapacity(bytes.count / 512)
             var offset = Self.magic.utf8.count
             while offset < bytes.count {
-                guard offset + 12 <= bytes.count else { return false }
+                guard offset + Self.headerSize <= bytes.count else { return false }
                 let key = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian
                 let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self).littleEndian)
-                offset += 12
+                offset += Self.headerSize
                 guard length <= bytes.count - offset else { return false }
                 offsets[key] = offset
                 offset += length
@@ -131,6 +205,20 @@ private final class StoredEntries: Sendable {
         }
         self.bytes = complete ? data : Data()
         self.offsets = complete ? offsets : [:]
+    }
+
+    /// The file's size as read; 0 when it was missing or damaged.
+    var size: Int { bytes.count }
+
+    /// Bytes the entry under `key` takes in the file, with its key and length.
+    func entrySize(for key: UInt64) -> Int? {
+        offsets[key].map { Self.headerSize + length(at: $0) }
+    }
+
+    /// True when the file can take `added` bytes more and still hold at least half live entries
+    /// (`liveBytes` of them, counting the added ones).
+    func isAppendable(liveBytes: Int, adding added: Int) -> Bool {
+        size > 0 && size + added <= 2 * liveBytes
     }
 
     private func length(at offset: Int) -> Int {
@@ -147,6 +235,6 @@ private final class StoredEntries: Sendable {
     func appendEntry(for key: UInt64, to buffer: inout [UInt8]) {
         guard let offset = offsets[key] else { return }
         let end = offset + length(at: offset)
-        bytes.withUnsafeBytes { buffer += UnsafeRawBufferPointer(rebasing: $0[(offset - 12)..<end]) }
+        bytes.withUnsafeBytes { buffer += UnsafeRawBufferPointer(rebasing: $0[(offset - Self.headerSize)..<end]) }
     }
 }

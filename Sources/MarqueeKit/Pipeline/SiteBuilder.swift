@@ -204,19 +204,19 @@ public struct SiteBuilder: Sendable {
         // The memo (megabytes for a large site) is written while the state is made and written.
         async let memoSaved: Void = memo.save()
         let recorded = staged.recorded()
-        let pages = recorded.stamps.keys.filter(OutputFile.isPage).count
+        let pages = recorded.keys.filter(OutputFile.isPage).count
         let state = BuildState(
-            fingerprint: fingerprint, environment: environment, inputs: inputs ?? "-", digests: recorded.digests, items: items.count, pages: pages,
-            files: recorded.stamps,
+            fingerprint: fingerprint, environment: environment, inputs: inputs ?? "-", items: items.count, pages: pages,
+            files: recorded,
             folders: BuildState.folderStamps(
-                holding: recorded.stamps, in: site.output, known: listing != nil ? previous : nil, changes: result.changes))
+                holding: recorded, in: site.output, known: listing != nil ? previous : nil, changes: result.changes))
         state.save(for: site)
         await memoSaved
         timings.lap("save state and memo")
         timings.report(to: progress)
         keepUntilExit(items, memo, previous as Any, state, staged, listing as Any)
         return BuildReport(
-            items: items.count, pages: pages, files: recorded.stamps.count,
+            items: items.count, pages: pages, files: recorded.count,
             filesWritten: result.written, filesUnchanged: result.unchanged,
             seconds: Self.seconds(since: started), warnings: context.warnings, output: site.output)
     }
