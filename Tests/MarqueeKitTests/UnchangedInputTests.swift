@@ -69,6 +69,54 @@ struct UnchangedInputTests {
         #expect(!FileManager.default.fileExists(atPath: root.appending(path: "Site/stray.html").path))
     }
 
+    /// The settings a rebuild compares are the same whichever folder `marquee` runs from and
+    /// whatever order the config's `plugins:` entries take in memory (a dictionary's order
+    /// changes with each process); a changed option still counts.
+    @Test func settingsCompareTheSameFromAnyFolderAndInAnyOrder() async throws {
+        let root = try TestSupport.makeFixtureSite(config: TestSupport.fixtureConfig + """
+
+            plugins:
+              atom-feed: { limit: 20 }
+              layout: { image_lines: 2, basic_lines: 4 }
+              markup: { smart_punctuation: true }
+            """)
+        let counter = LoadCounter(files: [])
+        _ = try await SiteBuilder(site: site(root, counter: counter)).build()
+        #expect(counter.loads.withLock { $0 } == 1)
+
+        // As read by `marquee` run from another folder (error messages then name the file by its
+        // full path), with the same settings held in dictionaries that list them in another order.
+        var elsewhere = try site(root, counter: counter)
+        elsewhere.config.file = root.appending(path: "Content/site.yml").path
+        let settings = elsewhere.config.plugins
+        let reordered = try #require((1...64).lazy.map { Self.copy(settings, capacity: $0 * 8) }.first {
+            Array($0.keys) != Array(settings.keys) && Array($0["layout"]!.options.keys) != Array(settings["layout"]!.options.keys)
+        }, "no capacity changed the order of the entries")
+        elsewhere.config.plugins = reordered
+        #expect(elsewhere.config.plugins == settings)
+        let unchanged = try await SiteBuilder(site: elsewhere).build()
+        #expect(counter.loads.withLock { $0 } == 1, "the same settings, in another order or read from another folder, counted as a change")
+        #expect(unchanged.filesWritten == 0)
+
+        // Another value of an option is a change: the items are loaded and the pages made again.
+        var changed = try site(root, counter: counter)
+        changed.config.plugins["layout"]?.options["basic_lines"] = .int(5)
+        _ = try await SiteBuilder(site: changed).build()
+        #expect(counter.loads.withLock { $0 } == 2)
+    }
+
+    /// `settings` in a dictionary of another capacity, entries inserted in reverse, and the same
+    /// for each plugin's options: the same contents, most likely listed in another order.
+    private static func copy(_ settings: [String: PluginSetting], capacity: Int) -> [String: PluginSetting] {
+        var copy = [String: PluginSetting](minimumCapacity: capacity)
+        for (name, setting) in settings.reversed() {
+            var options = [String: PluginOptionValue](minimumCapacity: capacity)
+            for (option, value) in setting.options.reversed() { options[option] = value }
+            copy[name] = PluginSetting(enabled: setting.enabled, options: options)
+        }
+        return copy
+    }
+
     /// A plugin that cannot say what its items come from is loaded on every build.
     @Test func itemsFromUnknownInputsAreLoadedEveryTime() async throws {
         let root = try TestSupport.makeFixtureSite()

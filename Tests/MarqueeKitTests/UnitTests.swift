@@ -518,6 +518,53 @@ struct StableHasherTests {
     }
 }
 
+/// Settings are compared between builds, in separate processes, by their description.
+@Suite("Stable descriptions")
+struct StableDescriptionTests {
+    struct Settings {
+        var name: String
+        var limits: [String: Int]
+        var tags: Set<String>
+        var option: PluginOptionValue?
+        var link: URL?
+    }
+
+    /// Entries inserted in another order into a dictionary of another capacity: the same
+    /// contents, listed in another order (found by trying capacities).
+    func reordered(_ limits: [String: Int]) throws -> [String: Int] {
+        try #require((1...64).lazy.map { capacity in
+            var copy = [String: Int](minimumCapacity: capacity * 8)
+            for (key, value) in limits.reversed() { copy[key] = value }
+            return copy
+        }.first { Array($0.keys) != Array(limits.keys) })
+    }
+
+    @Test func dictionariesAndSetsDescribeAlikeInAnyOrder() throws {
+        let limits = Dictionary(uniqueKeysWithValues: (1...12).map { ("key\($0)", $0) })
+        let settings = Settings(name: "a", limits: limits, tags: ["x", "y", "z"], option: .int(3), link: URL(string: "https://example.org/a/"))
+        var shuffled = settings
+        shuffled.limits = try reordered(limits)
+        shuffled.tags = Set(minimumCapacity: 64)
+        shuffled.tags.formUnion(["z", "y", "x"])
+        #expect("\(shuffled.limits)" != "\(settings.limits)", "the dictionaries should list their entries in different orders")
+        #expect(StableDescription.of(shuffled) == StableDescription.of(settings))
+
+        let described = StableDescription.of(settings)
+        #expect(described.contains("\"https://example.org/a/\"") && described.contains("int: 3") && described.contains("\"key12\", value: 12"))
+        // Any changed value shows.
+        var changed = [settings, settings, settings, settings, settings]
+        changed[0].name = "b"
+        changed[1].limits["key7"] = 8
+        changed[2].tags.insert("w")
+        changed[3].option = .bool(true)
+        changed[4].link = nil
+        #expect(Set(changed.map(StableDescription.of)).count == changed.count)
+        #expect(!changed.map(StableDescription.of).contains(described))
+        // Text cannot pass for the punctuation between entries.
+        #expect(StableDescription.of(["a": "x\", value: \"y"]) != StableDescription.of(["a": "x", "value": "y"]))
+    }
+}
+
 /// Item ids and fallback slugs appear in URLs: their hash must never change. The expected
 /// values were computed with an independent FNV-1a (Python) over the same parts.
 @Suite("URL hash")

@@ -116,7 +116,7 @@ struct BuildState: Equatable {
     /// A hash of what every page depends on besides its own values: Marquee's version and binary, the
     /// configuration, the plugins, the output folder and the theme.
     static func environment(of site: Site) -> String {
-        var parts = [version, executableStamp, "\(site.config)", site.plugins.map(\.name).joined(separator: ","), site.output.path]
+        var parts = [version, executableStamp, site.config.outputSettings, site.plugins.map(\.name).joined(separator: ","), site.output.path]
         let assets = site.theme.assets
         parts.append(assets.files.keys.sorted().joined(separator: ","))
         parts.append([assets.stylesheet, assets.script, assets.filterScript].joined(separator: ","))

@@ -101,6 +101,19 @@ public struct SourceConfig: Sendable {
 }
 
 extension SiteConfig {
+    /// Every setting that can change the built site, as text that is the same in every process
+    /// (part of ``BuildState/environment(of:)``). Where the configuration was read from (``file``
+    /// and the sources' ``SourceConfig/place``) is left out: it only serves error messages, and
+    /// it changes with the working folder, or when a comment is added above a source.
+    var outputSettings: String {
+        var settings = self
+        settings.file = ""
+        for index in settings.sources.indices { settings.sources[index].place = nil }
+        return StableDescription.of(settings)
+    }
+}
+
+extension SiteConfig {
     static let allowedKeys = [
         "title", "description", "language", "base_url", "expand", "page_size", "title_fallback", "intro_length", "sources", "plugins",
         "deploy",

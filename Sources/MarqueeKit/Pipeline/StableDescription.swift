@@ -1,0 +1,32 @@
+import Foundation
+
+/// Text describing a value that is the same in every process, for comparing settings between
+/// builds. `String(describing:)` is not: it lists a dictionary's or a set's entries in an order
+/// that changes with each process's hash seed. Here such entries are sorted by their own
+/// descriptions; everything else is described field by field, through reflection, so a field
+/// added to a type later is covered without anyone remembering to add it.
+enum StableDescription {
+    static func of(_ value: Any) -> String {
+        let mirror = Mirror(reflecting: value)
+        switch mirror.displayStyle {
+        case .dictionary?, .set?:
+            return "[" + mirror.children.map { of($0.value) }.sorted().joined(separator: ", ") + "]"
+        case .collection?:
+            return "[" + mirror.children.map { of($0.value) }.joined(separator: ", ") + "]"
+        case .optional?:
+            return mirror.children.first.map { of($0.value) } ?? "nil"
+        case .struct?, .class?, .enum?, .tuple?:
+            // Types that describe themselves (URL) are taken at their word, quoted like strings.
+            if let described = value as? any CustomStringConvertible, mirror.displayStyle != .tuple {
+                return String(reflecting: described.description)
+            }
+            let fields = mirror.children.map { ($0.label.map { $0 + ": " } ?? "") + of($0.value) }
+            if mirror.displayStyle == .enum && fields.isEmpty { return String(describing: value) }
+            return "\(mirror.subjectType)(" + fields.joined(separator: ", ") + ")"
+        default:
+            // Strings (quoted and escaped, so that no text can pass for the punctuation around
+            // it), numbers, booleans and other leaves.
+            return String(reflecting: value)
+        }
+    }
+}
