@@ -117,6 +117,36 @@ struct UnchangedInputTests {
         return copy
     }
 
+    /// Every file of a site's theme counts, not only the templates every theme has and the assets
+    /// named by their contents: an edited partial or a theme's own image is seen by the next build.
+    @Test func anEditToAnyFileOfTheThemeIsSeen() async throws {
+        let root = try TestSupport.makeFixtureSite()
+        let templates = root.appending(path: "Templates")
+        try FileManager.default.createDirectory(at: templates.appending(path: "assets"), withIntermediateDirectories: true)
+        let layout = try String(contentsOf: TestSupport.repository.appending(path: "Templates/layout.mustache"), encoding: .utf8)
+        let withFooter = layout.replacingOccurrences(of: "</body>", with: "{{> footer}}</body>")
+        #expect(withFooter != layout)
+        try withFooter.write(to: templates.appending(path: "layout.mustache"), atomically: true, encoding: .utf8)
+        func write(footer: String, note: String) throws {
+            try "<footer>\(footer)</footer>".write(to: templates.appending(path: "footer.mustache"), atomically: true, encoding: .utf8)
+            try note.write(to: templates.appending(path: "assets/note.txt"), atomically: true, encoding: .utf8)
+        }
+        try write(footer: "first footer", note: "first note")
+        _ = try await TestSupport.build(root)
+        #expect(try TestSupport.read(root, "index.html").contains("<footer>first footer</footer>"))
+        #expect(try TestSupport.read(root, "assets/note.txt") == "first note")
+
+        try write(footer: "second footer", note: "first note")
+        let partialEdited = try await TestSupport.build(root)
+        #expect(try TestSupport.read(root, "index.html").contains("<footer>second footer</footer>"), "the edited partial was not seen")
+        #expect(partialEdited.filesWritten >= partialEdited.pages)
+
+        try write(footer: "second footer", note: "second note")
+        let assetEdited = try await TestSupport.build(root)
+        #expect(try TestSupport.read(root, "assets/note.txt") == "second note", "the edited asset was not seen")
+        #expect(assetEdited.filesWritten == 1)
+    }
+
     /// A plugin that cannot say what its items come from is loaded on every build.
     @Test func itemsFromUnknownInputsAreLoadedEveryTime() async throws {
         let root = try TestSupport.makeFixtureSite()

@@ -116,11 +116,10 @@ struct BuildState: Equatable {
     /// A hash of what every page depends on besides its own values: Marquee's version and binary, the
     /// configuration, the plugins, the output folder and the theme.
     static func environment(of site: Site) -> String {
-        var parts = [version, executableStamp, site.config.outputSettings, site.plugins.map(\.name).joined(separator: ","), site.output.path]
-        let assets = site.theme.assets
-        parts.append(assets.files.keys.sorted().joined(separator: ","))
-        parts.append([assets.stylesheet, assets.script, assets.filterScript].joined(separator: ","))
-        for name in Theme.requiredTemplates { parts.append(site.theme.templates.getTemplate(named: name)?.description ?? "") }
+        let parts = [
+            version, executableStamp, site.config.outputSettings, site.plugins.map(\.name).joined(separator: ","), site.output.path,
+            site.theme.fingerprint,
+        ]
         return StableHash.hex(parts.joined(separator: "\u{1F}"))
     }
 

@@ -15,6 +15,10 @@ public struct Theme: Sendable {
     let pages: PageTemplates
     /// The theme's assets as written into the site, with fingerprinted names.
     public let assets: ThemeAssets
+    /// A hash of everything the theme puts into a site: every template (partials too), every
+    /// asset's path and contents, and the metrics. Part of what a rebuild compares (see
+    /// ``BuildState/environment(of:)``), so that an edit to any of them is seen.
+    public let fingerprint: String
     /// Measures text in the theme's fonts, parsed on first use (once per process): a rebuild
     /// that finds nothing changed never needs them.
     public var measurer: TextMeasurer {
@@ -30,7 +34,7 @@ public struct Theme: Sendable {
     /// The same theme with its pages rendered by swift-mustache itself, not by the compiled
     /// renderer (see ``PageTemplates``): pages come out the same, only slower.
     var renderedBySwiftMustache: Theme {
-        Theme(metrics: metrics, templates: templates, pages: pages.renderedBySwiftMustache, assets: assets)
+        Theme(metrics: metrics, templates: templates, pages: pages.renderedBySwiftMustache, assets: assets, fingerprint: fingerprint)
     }
 
     /// The templates every theme must provide.
@@ -70,7 +74,22 @@ public struct Theme: Sendable {
         }
         let assets = try ThemeAssets.make(themeFiles: assetFiles, metrics: metrics)
         return Theme(
-            metrics: metrics, templates: library, pages: PageTemplates(texts: templateTexts, library: library), assets: assets)
+            metrics: metrics, templates: library, pages: PageTemplates(texts: templateTexts, library: library), assets: assets,
+            fingerprint: fingerprint(templates: templateTexts, assets: assets, metrics: metrics))
+    }
+
+    private static func fingerprint(templates: [String: String], assets: ThemeAssets, metrics: ThemeMetrics) -> String {
+        var hasher = StableHasher("theme")
+        for (name, text) in templates.sorted(by: { $0.key < $1.key }) {
+            hasher.combine(name)
+            hasher.combine(text)
+        }
+        for (path, digest) in assets.digests.sorted(by: { $0.key < $1.key }) {
+            hasher.combine(path)
+            hasher.combine(Int(truncatingIfNeeded: digest))
+        }
+        hasher.combine(StableDescription.of(metrics))
+        return hasher.hex
     }
 
     /// The embedded default theme, path → contents.
