@@ -63,6 +63,15 @@ enum TestSupport {
             ])
     }
 
+    /// `dictionary`'s entries inserted in reverse order into a dictionary of `capacity`: the same
+    /// contents, most likely listed in another order (tests of order-independence try capacities
+    /// until the order differs).
+    static func reinserted<Key: Hashable, Value>(_ dictionary: [Key: Value], capacity: Int) -> [Key: Value] {
+        var copy = [Key: Value](minimumCapacity: capacity)
+        for (key, value) in dictionary.reversed() { copy[key] = value }
+        return copy
+    }
+
     /// Builds the site at `root` and returns the report.
     static func build(_ root: URL, output: URL? = nil) async throws -> BuildReport {
         let site = try Site.fromConfig(root: root, output: output)

@@ -108,13 +108,9 @@ struct UnchangedInputTests {
     /// `settings` in a dictionary of another capacity, entries inserted in reverse, and the same
     /// for each plugin's options: the same contents, most likely listed in another order.
     private static func copy(_ settings: [String: PluginSetting], capacity: Int) -> [String: PluginSetting] {
-        var copy = [String: PluginSetting](minimumCapacity: capacity)
-        for (name, setting) in settings.reversed() {
-            var options = [String: PluginOptionValue](minimumCapacity: capacity)
-            for (option, value) in setting.options.reversed() { options[option] = value }
-            copy[name] = PluginSetting(enabled: setting.enabled, options: options)
-        }
-        return copy
+        TestSupport.reinserted(settings.mapValues { setting in
+            PluginSetting(enabled: setting.enabled, options: TestSupport.reinserted(setting.options, capacity: capacity))
+        }, capacity: capacity)
     }
 
     /// Every file of a site's theme counts, not only the templates every theme has and the assets

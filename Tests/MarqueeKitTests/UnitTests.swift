@@ -532,11 +532,7 @@ struct StableDescriptionTests {
     /// Entries inserted in another order into a dictionary of another capacity: the same
     /// contents, listed in another order (found by trying capacities).
     func reordered(_ limits: [String: Int]) throws -> [String: Int] {
-        try #require((1...64).lazy.map { capacity in
-            var copy = [String: Int](minimumCapacity: capacity * 8)
-            for (key, value) in limits.reversed() { copy[key] = value }
-            return copy
-        }.first { Array($0.keys) != Array(limits.keys) })
+        try #require((1...64).lazy.map { TestSupport.reinserted(limits, capacity: $0 * 8) }.first { Array($0.keys) != Array(limits.keys) })
     }
 
     @Test func dictionariesAndSetsDescribeAlikeInAnyOrder() throws {

@@ -25,7 +25,7 @@ public struct LayoutPlugin: Plugin {
         let engine = LayoutEngine(metrics: metrics, measurer: try context.theme.measurer, imageCollapsedLines: imageLines)
         // Everything a plan depends on besides the item: the metrics and the fonts (by content).
         var settings = StableHasher("layout-1")
-        settings.combine("\(metrics)|\(imageLines ?? -1)")
+        settings.combine(StableDescription.of(metrics) + "|\(imageLines ?? -1)")
         settings.combine(context.theme.assets.regularFont + context.theme.assets.boldFont)
         let base = settings
         items.concurrentUpdate { item in
