@@ -797,6 +797,38 @@ struct ThemeFontTests {
         #expect(try fonts.bytes(of: font) == regular)
         #expect(try fonts.metrics(for: font).advance(of: "M", size: 15) == measured)
     }
+
+    /// Line counts remembered from the last build are not reused once the CJK fallback font was
+    /// rewritten in place (same path, other glyphs): the layout memo's key holds the fonts'
+    /// contents, not only their paths.
+    @Test func theLayoutMemoSeesAFallbackFontRewrittenInPlace() throws {
+        let folder = try TestSupport.temporaryFolder()
+        let fallback = folder.appending(path: "fallback.ttf")
+        let memoFile = folder.appending(path: "site.memo")
+        try Data(contentsOf: ThemeMetrics().fallbackFont).write(to: fallback)
+        var metrics = ThemeMetrics()
+        metrics.fallbackFont = fallback
+        func layOut(with memo: BuildMemo) throws -> CellPlan? {
+            let theme = try Theme.load(siteRoot: folder, metrics: metrics)
+            let context = BuildContext(root: folder, config: SiteConfig(title: "T"), theme: theme, memo: memo)
+            var items = [Item(id: "1", source: "s", title: "日本語の題名", body: .text(String(repeating: "漢字と仮名の文。", count: 40)))]
+            try MarkupPlugin().transformItems(&items, in: context)
+            try LayoutPlugin().layOutItems(&items, in: context)
+            return items[0].cell
+        }
+        let memo = BuildMemo(file: memoFile)
+        let measuredFirst = try layOut(with: memo)
+        memo.save()
+
+        // DejaVu Sans has no CJK glyphs: with it as the fallback the same text is estimated.
+        let handle = try FileHandle(forWritingTo: fallback)
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: try Data(contentsOf: ThemeMetrics().regularFont))
+        try handle.close()
+        let measuredAgain = try layOut(with: BuildMemo())
+        #expect(measuredFirst != nil && measuredAgain != measuredFirst, "the rewritten font does not change the plan")
+        #expect(try layOut(with: BuildMemo(file: memoFile)) == measuredAgain, "the plan came from the memo, measured with the old font")
+    }
 }
 
 @Suite("Template values")

@@ -26,7 +26,9 @@ public struct LayoutPlugin: Plugin {
         // Everything a plan depends on besides the item: the metrics and the fonts (by content).
         var settings = StableHasher("layout-1")
         settings.combine(StableDescription.of(metrics) + "|\(imageLines ?? -1)")
-        settings.combine(context.theme.assets.regularFont + context.theme.assets.boldFont)
+        // The asset names carry each font's content hash; the metrics name the files only by path.
+        let assets = context.theme.assets
+        settings.combine(assets.regularFont + assets.boldFont + assets.fallbackFont)
         let base = settings
         items.concurrentUpdate { item in
             let hasImage = !item.images.isEmpty

@@ -18,6 +18,8 @@ public struct ThemeAssets: Sendable {
     public let regularFont: String
     /// The bold font file (preloaded by pages).
     public let boldFont: String
+    /// The fallback font file (CJK), loaded by browsers only for the code points it covers.
+    public let fallbackFont: String
 
     /// Fingerprints the theme's assets. `themeFiles` are the files under `Templates/assets/`.
     static func make(themeFiles: [String: Data], metrics: ThemeMetrics) throws(BuildError) -> ThemeAssets {
@@ -48,7 +50,8 @@ public struct ThemeAssets: Sendable {
         }
         for (path, data) in files where digests[path] == nil { digests[path] = StableHasher.value(of: data) }
         return ThemeAssets(
-            files: files, digests: digests, stylesheet: stylesheet, script: script, filterScript: filterScript, regularFont: regular, boldFont: bold)
+            files: files, digests: digests, stylesheet: stylesheet, script: script, filterScript: filterScript, regularFont: regular, boldFont: bold,
+            fallbackFont: fallback)
     }
 
     /// `assets/marquee.css` → `assets/marquee.1a2b3c4d.css`, the digits those of `digest`, the
