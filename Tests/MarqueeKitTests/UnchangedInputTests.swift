@@ -143,6 +143,35 @@ struct UnchangedInputTests {
         #expect(assetEdited.filesWritten == 1)
     }
 
+    /// Results remembered by another build of Marquee are not reused: after an upgrade (say, of
+    /// the sanitizer) every description goes through the new code. The test changes a remembered
+    /// result, checks that the same program takes it, then marks the memo as another program's.
+    @Test func theMemoOfAnotherProgramIsNotReused() async throws {
+        let root = try TestSupport.makeFixtureSite()
+        _ = try await TestSupport.build(root)
+        let memo = BuildState.file(for: try Site.fromConfig(root: root)).deletingPathExtension().appendingPathExtension("memo")
+        let page = root.appending(path: "Site/items/arrival/index.html")
+        func rebuildPage(_ edit: (String) -> String) async throws -> String {
+            // Latin-1 keeps every byte, so the entries' binary lengths survive the round trip.
+            let text = try #require(String(data: try Data(contentsOf: memo), encoding: .isoLatin1))
+            try #require(edit(text).data(using: .isoLatin1)).write(to: memo)
+            try FileManager.default.removeItem(at: page)
+            _ = try await TestSupport.build(root)
+            return try String(contentsOf: page, encoding: .utf8)
+        }
+        #expect(try String(contentsOf: page, encoding: .utf8).contains("site in Montana"))
+        // "Montana" is in the memo only as Arrival's rendered description; same length, other word.
+        let sameProgram = try await rebuildPage { $0.replacingOccurrences(of: "Montana", with: "Nowhere") }
+        #expect(sameProgram.contains("site in Nowhere"), "the memo was not used; this test shows nothing")
+
+        let otherProgram = try await rebuildPage { text in
+            let firstLine = text.prefix { $0 != "\n" }
+            #expect(firstLine.hasPrefix("marquee-memo-2 ") && text.contains("Nowhere"))
+            return "marquee-memo-2 another-build" + text.dropFirst(firstLine.count)
+        }
+        #expect(otherProgram.contains("site in Montana") && !otherProgram.contains("Nowhere"), "another program's memo was used")
+    }
+
     /// A plugin that cannot say what its items come from is loaded on every build.
     @Test func itemsFromUnknownInputsAreLoadedEveryTime() async throws {
         let root = try TestSupport.makeFixtureSite()

@@ -663,6 +663,22 @@ struct BuildMemoTests {
         #expect(fifth.value(for: 9) == String(repeating: "v9", count: 20) && fifth.value(for: 10) == nil && fifth.value(for: 100) == nil)
     }
 
+    /// A memo written by another program (another build of Marquee) is not read, and the next
+    /// save replaces it.
+    @Test func aMemoOfAnotherProgramIsNotRead() throws {
+        let file = try TestSupport.temporaryFolder().appending(path: "site.memo")
+        let older = BuildMemo(file: file, program: "marquee 1")
+        older.store("old", for: 7)
+        older.save()
+        #expect(BuildMemo(file: file, program: "marquee 1").value(for: 7) == "old")
+        let newer = BuildMemo(file: file, program: "marquee 2")
+        #expect(newer.value(for: 7) == nil)
+        newer.store("new", for: 8)
+        newer.save()
+        #expect(BuildMemo(file: file, program: "marquee 2").value(for: 8) == "new")
+        #expect(BuildMemo(file: file, program: "marquee 1").value(for: 7) == nil)
+    }
+
     /// A damaged memo is ignored whole, never half read.
     @Test func aDamagedMemoIsIgnored() throws {
         let file = try TestSupport.temporaryFolder().appending(path: "site.memo")

@@ -8,8 +8,14 @@ import Foundation
 /// Only pure results belong here: a value must be exactly what the work would produce again
 /// from the same inputs, with no side effect skipped by reusing it. Entries neither looked up
 /// nor stored by recent builds are dropped once they make up half the file (see ``save()``).
+///
+/// The file belongs to the program that wrote it: another build of Marquee (an upgrade that
+/// sanitizes, renders or measures differently, or a site's own plugins recompiled) starts from
+/// an empty memo, so no result of older code is ever reused.
 public final class BuildMemo: Sendable {
     private let file: URL?
+    /// The first line of the file: the format and the program (``BuildState/executableStamp``).
+    private let header: String
     /// The previous build's file, read on the first lookup.
     private let previous = Locked<StoredEntries?>(nil)
     /// Keys of ``previous`` looked up during this build, kept by ``save()``.
@@ -20,9 +26,11 @@ public final class BuildMemo: Sendable {
     /// A memo that starts empty and is never saved.
     public convenience init() { self.init(file: nil) }
 
-    /// A memo read from and saved to `file` (read on the first lookup).
-    init(file: URL?) {
+    /// A memo read from and saved to `file` (read on the first lookup); entries written by
+    /// another `program` are not read.
+    init(file: URL?, program: String = BuildState.executableStamp) {
         self.file = file
+        header = "marquee-memo-2 \(program)\n"
     }
 
     /// The value the previous build stored under `key`, if any.
@@ -50,7 +58,7 @@ public final class BuildMemo: Sendable {
     private func storedEntries() -> StoredEntries? {
         guard let file else { return nil }
         return previous.withLock { stored in
-            if stored == nil { stored = StoredEntries(file: file) }
+            if stored == nil { stored = StoredEntries(file: file, header: header) }
             return stored
         }
     }
@@ -111,7 +119,7 @@ public final class BuildMemo: Sendable {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { return }
         var writer = EntryWriter(descriptor: descriptor)
-        writer.buffer += StoredEntries.magic.utf8
+        writer.buffer += header.utf8
         for (key, value) in entries { writer.add(key, value) }
         if let stored {
             for key in reused where entries[key] == nil { writer.copy(key, from: stored) }
@@ -174,24 +182,24 @@ private struct EntryWriter {
 /// A memo file as read: its bytes and where each entry starts. Immutable once read, so that
 /// lookups on any thread decode their values without a lock.
 ///
-/// The format: `marquee-memo-1\n`, then per entry the key (8 bytes), the value's length
+/// The format: `marquee-memo-2 PROGRAM\n`, then per entry the key (8 bytes), the value's length
 /// (4 bytes, both little-endian) and the value's UTF-8. A key stored twice (appended by a later
 /// build) has the later value.
 private final class StoredEntries: Sendable {
-    static let magic = "marquee-memo-1\n"
     /// The key and length before each value.
     static let headerSize = 12
     private let bytes: Data
     /// Key → offset of the entry's value; its length is the four bytes before it.
     private let offsets: [UInt64: Int]
 
-    /// The entries of `file`; none when it is missing, of another version or damaged.
-    init(file: URL) {
+    /// The entries of `file`; none when it is missing, damaged, or does not start with `header`
+    /// (another format or program).
+    init(file: URL, header: String) {
         let data = (try? Data(contentsOf: file)) ?? Data()
         var offsets: [UInt64: Int] = [:]
-        let complete = data.starts(with: Self.magic.utf8) && data.withUnsafeBytes { bytes -> Bool in
+        let complete = data.starts(with: header.utf8) && data.withUnsafeBytes { bytes -> Bool in
             offsets.reserveCapacity(bytes.count / 512)
-            var offset = Self.magic.utf8.count
+            var offset = header.utf8.count
             while offset < bytes.count {
                 guard offset + Self.headerSize <= bytes.count else { return false }
                 let key = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian
