@@ -15,7 +15,7 @@ import Foundation
 public final class BuildMemo: Sendable {
     private let file: URL?
     /// The first line of the file: the format and the program (``BuildState/executableStamp``).
-    private let header: String
+    private let firstLine: String
     /// The previous build's file, read on the first lookup.
     private let previous = Locked<StoredEntries?>(nil)
     /// Keys of ``previous`` looked up during this build, kept by ``save()``.
@@ -30,7 +30,7 @@ public final class BuildMemo: Sendable {
     /// another `program` are not read.
     init(file: URL?, program: String = BuildState.executableStamp) {
         self.file = file
-        header = "marquee-memo-2 \(program)\n"
+        firstLine = "marquee-memo-2 \(program)\n"
     }
 
     /// The value the previous build stored under `key`, if any.
@@ -58,7 +58,7 @@ public final class BuildMemo: Sendable {
     private func storedEntries() -> StoredEntries? {
         guard let file else { return nil }
         return previous.withLock { stored in
-            if stored == nil { stored = StoredEntries(file: file, header: header) }
+            if stored == nil { stored = StoredEntries(file: file, firstLine: firstLine) }
             return stored
         }
     }
@@ -119,7 +119,7 @@ public final class BuildMemo: Sendable {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { return }
         var writer = EntryWriter(descriptor: descriptor)
-        writer.buffer += header.utf8
+        writer.buffer += firstLine.utf8
         for (key, value) in entries { writer.add(key, value) }
         if let stored {
             for key in reused where entries[key] == nil { writer.copy(key, from: stored) }
@@ -192,14 +192,14 @@ private final class StoredEntries: Sendable {
     /// Key → offset of the entry's value; its length is the four bytes before it.
     private let offsets: [UInt64: Int]
 
-    /// The entries of `file`; none when it is missing, damaged, or does not start with `header`
+    /// The entries of `file`; none when it is missing, damaged, or does not start with `firstLine`
     /// (another format or program).
-    init(file: URL, header: String) {
+    init(file: URL, firstLine: String) {
         let data = (try? Data(contentsOf: file)) ?? Data()
         var offsets: [UInt64: Int] = [:]
-        let complete = data.starts(with: header.utf8) && data.withUnsafeBytes { bytes -> Bool in
+        let complete = data.starts(with: firstLine.utf8) && data.withUnsafeBytes { bytes -> Bool in
             offsets.reserveCapacity(bytes.count / 512)
-            var offset = header.utf8.count
+            var offset = firstLine.utf8.count
             while offset < bytes.count {
                 guard offset + Self.headerSize <= bytes.count else { return false }
                 let key = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian
