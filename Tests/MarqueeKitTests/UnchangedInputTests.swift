@@ -149,7 +149,7 @@ struct UnchangedInputTests {
     @Test func theMemoOfAnotherProgramIsNotReused() async throws {
         let root = try TestSupport.makeFixtureSite()
         _ = try await TestSupport.build(root)
-        let memo = BuildState.file(for: try Site.fromConfig(root: root)).deletingPathExtension().appendingPathExtension("memo")
+        let memo = BuildMemo.file(for: try Site.fromConfig(root: root))
         let page = root.appending(path: "Site/items/arrival/index.html")
         func rebuildPage(_ edit: (String) -> String) async throws -> String {
             // Latin-1 keeps every byte, so the entries' binary lengths survive the round trip.

@@ -769,18 +769,21 @@ struct PaginationTests {
 
 @Suite("Theme fonts", .removesTemporaryFolders)
 struct ThemeFontTests {
+    /// Replaces the file's bytes keeping its inode (truncate and write, as `cp` onto it does).
+    static func rewriteInPlace(_ file: URL, with data: Data) throws {
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: data)
+        try handle.close()
+    }
+
     /// Fonts are mapped once per process; a font rewritten in place (as `cp` does) between two
     /// builds of one process (`marquee serve`) is read again, even when it shrank.
     @Test func aFontRewrittenInPlaceIsReadAgain() throws {
         let regular = try Data(contentsOf: ThemeMetrics().regularFont)
         let bold = try Data(contentsOf: ThemeMetrics().boldFont)
         let font = try TestSupport.temporaryFolder().appending(path: "font.ttf")
-        func rewrite(_ data: Data) throws {
-            let handle = try FileHandle(forWritingTo: font)
-            try handle.truncate(atOffset: 0)
-            try handle.write(contentsOf: data)
-            try handle.close()
-        }
+        func rewrite(_ data: Data) throws { try Self.rewriteInPlace(font, with: data) }
         try regular.write(to: font)
         let fonts = FontCache.shared
         #expect(try fonts.bytes(of: font) == regular)
@@ -837,10 +840,7 @@ struct ThemeFontTests {
         memo.save()
 
         // DejaVu Sans has no CJK glyphs: with it as the fallback the same text is estimated.
-        let handle = try FileHandle(forWritingTo: fallback)
-        try handle.truncate(atOffset: 0)
-        try handle.write(contentsOf: try Data(contentsOf: ThemeMetrics().regularFont))
-        try handle.close()
+        try Self.rewriteInPlace(fallback, with: try Data(contentsOf: ThemeMetrics().regularFont))
         let measuredAgain = try layOut(with: BuildMemo())
         #expect(measuredFirst != nil && measuredAgain != measuredFirst, "the rewritten font does not change the plan")
         #expect(try layOut(with: BuildMemo(file: memoFile)) == measuredAgain, "the plan came from the memo, measured with the old font")

@@ -33,6 +33,11 @@ public final class BuildMemo: Sendable {
         firstLine = "marquee-memo-2 \(program)\n"
     }
 
+    /// Where the builds of `site` keep their memo, beside their build state.
+    static func file(for site: Site) -> URL {
+        BuildState.file(for: site).deletingPathExtension().appendingPathExtension("memo")
+    }
+
     /// The value the previous build stored under `key`, if any.
     public func value(for key: UInt64) -> String? {
         // Only finding the entry holds the lock; its text is decoded on the calling thread.

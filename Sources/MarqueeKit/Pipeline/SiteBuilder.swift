@@ -124,7 +124,7 @@ public struct SiteBuilder: Sendable {
         let lock = try BuildLock(for: site)
         defer { withExtendedLifetime(lock) {} }
         StagingCleanup.run(output: site.output)
-        let memo = BuildMemo(file: BuildState.file(for: site).deletingPathExtension().appendingPathExtension("memo"))
+        let memo = BuildMemo(file: BuildMemo.file(for: site))
         let context = BuildContext(root: site.root, config: site.config, theme: site.theme, memo: memo, progress: progress)
         let environment = BuildState.environment(of: site)
         // What the items come from, stamped before anything is read (a file changed while this
