@@ -73,6 +73,48 @@ struct SlugTests {
         #expect(!OutputSet.isSafe("a//b"))
         #expect(!OutputSet.isSafe("a\nb/index.html"))
         #expect(OutputSet.isSafe("items/a/index.html"))
+        for unsafe in ["", ".", "..", "a/", "/a", "a/./b", "a/..", "./a", "a\\b", "a\u{7F}", "a\u{0}b"] { #expect(!OutputSet.isSafe(unsafe), "\(unsafe)") }
+        for safe in ["...", "a/.b", "a/..b", "b../c", ".well-known/x", "été/ü"] { #expect(OutputSet.isSafe(safe), "\(safe)") }
+    }
+
+    /// The one-pass check against its definition (split into segments, refuse empty, `.` and
+    /// `..` segments and control characters), on random paths of the characters that matter.
+    @Test func outputPathCheckMatchesItsDefinition() {
+        func reference(_ path: String) -> Bool {
+            guard !path.isEmpty, !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }) else { return false }
+            return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { $0 != "" && $0 != "." && $0 != ".." }
+        }
+        var random = SeededRandom(seed: 0x7061_7468)
+        let pieces = ["a", "é", ".", "..", "/", "\\", "\n", "\u{7F}", "x.y"]
+        var refused = 0
+        for _ in 0..<20_000 {
+            let path = (0..<Int.random(in: 0...7, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            #expect(OutputSet.isSafe(path) == reference(path), "\(path.debugDescription)")
+            if !reference(path) { refused += 1 }
+        }
+        #expect(refused > 1_000 && refused < 19_000)  // both answers are exercised
+    }
+
+    /// Site-root markers are found wherever they are (start, end, beside partial markers and
+    /// other `q`s) and only when whole.
+    @Test func rootMarkersAreResolvedWhereverTheyAre() {
+        let marker = SiteURL.rootMarker
+        func reference(_ html: String, _ root: String) -> String {
+            html.contains(marker) ? html.replacingOccurrences(of: marker, with: root) : html
+        }
+        #expect(SiteURL.resolveMarkers(in: "<img src=\"\(marker)media/a.png\">", root: "../../") == "<img src=\"../../media/a.png\">")
+        #expect(SiteURL.resolveMarkers(in: marker, root: "R/") == "R/")
+        #expect(SiteURL.resolveMarkers(in: "quiet queue \(marker.dropLast())", root: "R/") == "quiet queue \(marker.dropLast())")
+        var random = SeededRandom(seed: 0x6d61_726b)
+        let pieces = ["q", "m", "marquee-root", ":/", "arq", marker, String(marker.dropFirst()), String(marker.dropLast()), "é", " "]
+        var resolved = 0
+        for _ in 0..<20_000 {
+            let html = (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            let result = SiteURL.resolveMarkers(in: html, root: "../")
+            #expect(result == reference(html, "../"), "\(html.debugDescription)")
+            if result != html { resolved += 1 }
+        }
+        #expect(resolved > 1_000 && resolved < 19_000)
     }
 }
 

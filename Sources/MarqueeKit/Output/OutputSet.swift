@@ -87,10 +87,22 @@ public final class OutputSet: Sendable {
     /// A relative path of plain segments: no empty, `.` or `..` segment, no backslash and no
     /// control character (NUL, newline…).
     static func isSafe(_ path: String) -> Bool {
-        guard !path.isEmpty, !path.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") }) else { return false }
-        return path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).allSatisfy { segment in
-            !segment.isEmpty && !segment.elementsEqual(".".utf8) && !segment.elementsEqual("..".utf8)
+        // One pass over the bytes (every page's path is checked twice): a segment is refused
+        // when empty or when it is all dots and at most two long (`.`, `..`).
+        var segmentLength = 0, dots = 0
+        func segmentIsPlain() -> Bool { segmentLength > 0 && !(dots == segmentLength && dots <= 2) }
+        for byte in path.utf8 {
+            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\") { return false }
+            if byte == UInt8(ascii: "/") {
+                guard segmentIsPlain() else { return false }
+                segmentLength = 0
+                dots = 0
+            } else {
+                segmentLength += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
         }
+        return segmentIsPlain()
     }
 }
 
@@ -110,21 +122,26 @@ public enum SiteURL {
     /// fast) when it has none, which is the common case.
     public static func resolveMarkers(in html: String, root: String) -> String {
         var html = html
-        let marker = Array(rootMarker.utf8)
         let found = html.withUTF8 { bytes -> Bool in
             guard let base = bytes.baseAddress else { return false }
+            let marker = markerBytes, probe = markerProbe
             var offset = 0
-            // memchr finds candidate first bytes with SIMD; most descriptions have no marker at all.
-            while offset + marker.count <= bytes.count, let hit = memchr(base + offset, Int32(marker[0]), bytes.count - offset) {
-                let start = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                if start + marker.count > bytes.count { return false }
-                if memcmp(base + start, marker, marker.count) == 0 { return true }
-                offset = start + 1
+            // memchr finds the marker's `q` with SIMD: most descriptions have no marker at all, and
+            // `q` is far rarer in text than the marker's first letter.
+            while offset < bytes.count, let hit = memchr(base + offset, Int32(marker[probe]), bytes.count - offset) {
+                let hitIndex = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                let start = hitIndex - probe
+                if start >= 0, start + marker.count <= bytes.count, memcmp(base + start, marker, marker.count) == 0 { return true }
+                offset = hitIndex + 1
             }
             return false
         }
         return found ? html.replacingOccurrences(of: rootMarker, with: root) : html
     }
+
+    private static let markerBytes = Array(rootMarker.utf8)
+    /// Where the marker's `q` is: the byte ``resolveMarkers(in:root:)`` looks for first.
+    private static let markerProbe = markerBytes.firstIndex(of: UInt8(ascii: "q"))!
 
     /// `url` as seen from a page whose root is `root`: site paths get the prefix, absolute URLs pass.
     public static func resolve(_ url: String, root: String) -> String {
