@@ -152,6 +152,11 @@ struct SeededRandom: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// Up to `count` of `pieces`, drawn at random and joined: inputs for property tests.
+    mutating func joining(_ pieces: [String], count: ClosedRange<Int>) -> String {
+        (0..<Int.random(in: count, using: &self)).map { _ in pieces.randomElement(using: &self)! }.joined()
+    }
 }
 
 /// Random Mustache within the compiled subset, heavy on what decides whitespace: line breaks,

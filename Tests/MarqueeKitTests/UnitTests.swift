@@ -88,7 +88,7 @@ struct SlugTests {
         let pieces = ["a", "é", ".", "..", "/", "\\", "\n", "\u{7F}", "x.y"]
         var refused = 0
         for _ in 0..<20_000 {
-            let path = (0..<Int.random(in: 0...7, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            let path = random.joining(pieces, count: 0...7)
             #expect(OutputSet.isSafe(path) == reference(path), "\(path.debugDescription)")
             if !reference(path) { refused += 1 }
         }
@@ -109,7 +109,7 @@ struct SlugTests {
         let pieces = ["q", "m", "marquee-root", ":/", "arq", marker, String(marker.dropFirst()), String(marker.dropLast()), "é", " "]
         var resolved = 0
         for _ in 0..<20_000 {
-            let html = (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            let html = random.joining(pieces, count: 0...6)
             let result = SiteURL.resolveMarkers(in: html, root: "../")
             #expect(result == reference(html, "../"), "\(html.debugDescription)")
             if result != html { resolved += 1 }
