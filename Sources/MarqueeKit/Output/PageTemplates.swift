@@ -10,7 +10,7 @@ import Mustache
 /// dotted names on each lookup and returns a `String` per tag; that was over 40 % of a full
 /// build's CPU time (BENCHMARKS.md, session 7).
 struct PageTemplates: Sendable {
-    private let compiled: [String: [TemplateNode]]?
+    private let program: TemplateProgram?
     private let library: MustacheLibrary
 
     /// `texts` are the templates by name, as `library` (swift-mustache) parsed them.
@@ -23,43 +23,60 @@ struct PageTemplates: Sendable {
             }
             compiled?[name] = nodes
         }
-        self.init(compiled: compiled, library: library)
+        self.init(program: compiled.map(TemplateProgram.init), library: library)
     }
 
-    private init(compiled: [String: [TemplateNode]]?, library: MustacheLibrary) {
-        self.compiled = compiled
+    private init(program: TemplateProgram?, library: MustacheLibrary) {
+        self.program = program
         self.library = library
     }
 
     /// True when the compiled renderer is in use (every template is within its subset).
-    var isCompiled: Bool { compiled != nil }
+    var isCompiled: Bool { program != nil }
 
     /// The same templates, always rendered by swift-mustache.
-    var renderedBySwiftMustache: PageTemplates { PageTemplates(compiled: nil, library: library) }
+    var renderedBySwiftMustache: PageTemplates { PageTemplates(program: nil, library: library) }
 
     /// Renders the template `name` with `values` and appends the result to `output`; false when
     /// there is no such template.
     func render(_ name: String, _ values: TemplateObject, into output: inout [UInt8]) -> Bool {
-        guard let compiled else {
+        guard let program else {
             guard let text = library.render(TemplateValue.object(values).mustacheValue, withTemplate: name) else { return false }
             output += text.utf8
             return true
         }
-        guard let nodes = compiled[name] else { return false }
-        var rendering = TemplateRendering(templates: compiled, stack: [.object(values)], output: output)
-        output = []  // `rendering` holds the only reference, so appending never copies.
-        rendering.render(nodes, indentation: nil)
-        output = rendering.output
+        guard let instructions = program.template(named: name) else { return false }
+        program.instructions.withUnsafeBufferPointer { code in
+            program.text.withUnsafeBufferPointer { text in
+                program.names.withUnsafeBufferPointer { names in
+                    program.keys.withUnsafeBufferPointer { keys in
+                        var rendering = TemplateRendering(
+                            program: program, code: code, text: text, names: names, keys: keys,
+                            stack: [.object(values)], output: output)
+                        output = []  // `rendering` holds the only reference, so appending never copies.
+                        rendering.run(instructions, indentation: nil)
+                        output = rendering.output
+                    }
+                }
+            }
+        }
         return true
     }
 }
 
-/// One rendering of compiled templates: the stack of values that sections entered, and the bytes
-/// written so far. Follows swift-mustache's rules: a name is looked up from the innermost value
-/// outwards; only objects have named values; `false`, nothing and empty lists skip a section;
-/// text and numbers print as themselves and flags as `true` or `false`.
+/// One rendering of a ``TemplateProgram``: the stack of values that sections entered, and the
+/// bytes written so far. Follows swift-mustache's rules: a name is looked up from the innermost
+/// value outwards; only objects have named values; `false`, nothing and empty lists skip a
+/// section; text and numbers print as themselves and flags as `true` or `false`.
+///
+/// The program's arrays are read through pointers, valid while ``PageTemplates/render(_:_:into:)``
+/// runs: reading an instruction then needs no check that the array is still there.
 private struct TemplateRendering {
-    let templates: [String: [TemplateNode]]
+    let program: TemplateProgram
+    let code: UnsafeBufferPointer<TemplateProgram.Instruction>
+    let text: UnsafeBufferPointer<UInt8>
+    let names: UnsafeBufferPointer<TemplateProgram.Name>
+    let keys: UnsafeBufferPointer<TemplateKey>
     var stack: [TemplateValue]
     var output: [UInt8]
     /// Partials inside partials; past ``maximumDepth`` a partial renders nothing (a template
@@ -67,23 +84,33 @@ private struct TemplateRendering {
     private var depth = 0
     private static let maximumDepth = 100
 
-    init(templates: [String: [TemplateNode]], stack: [TemplateValue], output: [UInt8]) {
-        self.templates = templates
+    init(
+        program: TemplateProgram, code: UnsafeBufferPointer<TemplateProgram.Instruction>, text: UnsafeBufferPointer<UInt8>,
+        names: UnsafeBufferPointer<TemplateProgram.Name>, keys: UnsafeBufferPointer<TemplateKey>,
+        stack: [TemplateValue], output: [UInt8]
+    ) {
+        self.program = program
+        self.code = code
+        self.text = text
+        self.names = names
+        self.keys = keys
         self.stack = stack
         self.output = output
     }
 
-    mutating func render(_ nodes: [TemplateNode], indentation: String?) {
+    /// Runs the instructions in `range`, each with its body.
+    mutating func run(_ range: Range<Int>, indentation: String?) {
+        var next = range.lowerBound
         guard let indentation, !indentation.isEmpty else {
-            for node in nodes { render(node, indentation: indentation) }
+            while next < range.upperBound { next = step(at: next, indentation: indentation) }
             return
         }
-        // Inside a partial that stood alone on an indented line: whatever a node writes after a
-        // line break of this rendering's own output is indented.
+        // Inside a partial that stood alone on an indented line: whatever an instruction writes
+        // after a line break of this rendering's own output is indented.
         let start = output.count
-        for node in nodes {
+        while next < range.upperBound {
             let before = output.count
-            render(node, indentation: indentation)
+            next = step(at: next, indentation: indentation)
             if output.count > before, endsWithLineFeed(from: start, to: before) {
                 output.insert(contentsOf: indentation.utf8, at: before)
             }
@@ -97,68 +124,78 @@ private struct TemplateRendering {
         return end - 1 == start || output[end - 2] != 0x0D
     }
 
-    private mutating func render(_ node: TemplateNode, indentation: String?) {
-        switch node {
-        case .text(let bytes):
-            output += bytes
+    /// Runs the instruction at `index` (with its body, for a section); returns the index of
+    /// the instruction after it.
+    private mutating func step(at index: Int, indentation: String?) -> Int {
+        switch code[index] {
+        case .text(let start, let end):
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[Int(start)..<Int(end)]))
         case .value(let name, let escaped):
-            guard let value = lookUp(name) else { return }
+            guard let value = lookUp(Int(name)) else { break }
             write(value, escaped: escaped)
-        case .section(let name, let body, let inverted):
-            let value = lookUp(name)
+        case .section(let name, let end, let inverted):
+            let body = index + 1..<Int(end)
+            let value = lookUp(Int(name))
             if inverted {
                 renderInverted(body, for: value, indentation: indentation)
             } else {
                 renderSection(body, for: value, indentation: indentation)
             }
-        case .partial(let name, let partialIndentation):
-            guard let partial = templates[name], depth < Self.maximumDepth else { return }
+            return body.upperBound
+        case .partial(let template, let partialIndentation):
+            guard template >= 0, depth < Self.maximumDepth else { break }
             depth += 1
-            render(partial, indentation: partialIndentation.map { (indentation ?? "") + $0 } ?? indentation)
+            let inner = partialIndentation < 0 ? indentation : (indentation ?? "") + program.indentations[Int(partialIndentation)]
+            run(program.templates[Int(template)], indentation: inner)
             depth -= 1
         }
+        return index + 1
     }
 
-    private mutating func renderSection(_ body: [TemplateNode], for value: TemplateValue?, indentation: String?) {
+    private mutating func renderSection(_ body: Range<Int>, for value: TemplateValue?, indentation: String?) {
         switch value {
         case nil, .flag(false):
             return
         case .flag(true):
-            render(body, indentation: indentation)
+            run(body, indentation: indentation)
         case .list(let elements):
-            for element in elements { render(body, inside: element, indentation: indentation) }
+            for element in elements { run(body, inside: element, indentation: indentation) }
         case .some(let value):
-            render(body, inside: value, indentation: indentation)
+            run(body, inside: value, indentation: indentation)
         }
     }
 
-    private mutating func renderInverted(_ body: [TemplateNode], for value: TemplateValue?, indentation: String?) {
+    private mutating func renderInverted(_ body: Range<Int>, for value: TemplateValue?, indentation: String?) {
         switch value {
         case nil, .flag(false):
-            render(body, indentation: indentation)
+            run(body, indentation: indentation)
         case .list(let elements) where elements.isEmpty:
-            render(body, inside: .list([]), indentation: indentation)
+            run(body, inside: .list([]), indentation: indentation)
         default:
             return
         }
     }
 
-    private mutating func render(_ body: [TemplateNode], inside value: TemplateValue, indentation: String?) {
+    private mutating func run(_ body: Range<Int>, inside value: TemplateValue, indentation: String?) {
         stack.append(value)
-        render(body, indentation: indentation)
+        run(body, indentation: indentation)
         stack.removeLast()
     }
 
-    private func lookUp(_ name: TemplateName) -> TemplateValue? {
+    private func lookUp(_ nameIndex: Int) -> TemplateValue? {
+        let name = names[nameIndex]
+        var part = Int(name.parts.lowerBound)
+        let end = Int(name.parts.upperBound)
         var value: TemplateValue
-        var parts = name.parts[...]
         switch name.scope {
         case .current:
             return stack.last
         case .innermost:
             value = stack[stack.count - 1]
         case .enclosing:
-            guard let first = parts.popFirst() else { return stack.last }
+            guard part < end else { return stack.last }
+            let first = keys[part]
+            part += 1
             var found: TemplateValue?
             for level in stack.indices.reversed() {
                 found = stack[level].child(first)
@@ -167,9 +204,10 @@ private struct TemplateRendering {
             guard let found else { return nil }
             value = found
         }
-        for part in parts {
-            guard let child = value.child(part) else { return nil }
+        while part < end {
+            guard let child = value.child(keys[part]) else { return nil }
             value = child
+            part += 1
         }
         return value
     }

@@ -1,0 +1,88 @@
+/// A theme's compiled templates laid out flat for rendering: every template's ``TemplateNode``
+/// tree becomes a run of ``Instruction``s in one array, literal text goes into one byte buffer,
+/// names into one table, and partials are found by index when the program is made.
+///
+/// Why: the tree holds arrays and strings in every node, so each node the renderer visited
+/// was retained and released (about a third of rendering's time, BENCHMARKS.md, session 19).
+/// Instructions hold only numbers, so visiting one copies a few bytes and counts no references.
+struct TemplateProgram: Sendable {
+    /// One step of a template; numbers only.
+    enum Instruction: Sendable {
+        /// Literal text: `text[start..<end]`.
+        case text(start: Int32, end: Int32)
+        /// `{{name}}` (escaped) or `{{{name}}}` (as is): `names[name]`.
+        case value(name: Int32, escaped: Bool)
+        /// A section or inverted section on `names[name]`; its body is the instructions after
+        /// this one up to `end`, where rendering goes on.
+        case section(name: Int32, end: Int32, inverted: Bool)
+        /// `{{> name}}`: the template at `template` in ``templates`` (-1 when the theme has none
+        /// of that name), with the indentation `indentations[indentation]` (-1 when the partial
+        /// does not stand alone on its line).
+        case partial(template: Int32, indentation: Int32)
+    }
+
+    /// A tag's name: how it is looked up, and its dotted parts as `keys[parts]`.
+    struct Name: Sendable {
+        let scope: TemplateName.Scope
+        let parts: Range<Int32>
+    }
+
+    private(set) var instructions: [Instruction] = []
+    private(set) var text: [UInt8] = []
+    private(set) var names: [Name] = []
+    private(set) var keys: [TemplateKey] = []
+    private(set) var indentations: [String] = []
+    /// Each template's instructions, by template index.
+    private(set) var templates: [Range<Int>] = []
+    /// Template indices by name.
+    private let templateIndex: [String: Int]
+
+    /// Lays out `compiled`, the theme's templates by name.
+    init(_ compiled: [String: [TemplateNode]]) {
+        let names = compiled.keys.sorted()
+        templateIndex = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+        for name in names {
+            let start = instructions.count
+            append(compiled[name]!)
+            templates.append(start..<instructions.count)
+        }
+    }
+
+    /// The instructions of the template named `name`, if the theme has it.
+    func template(named name: String) -> Range<Int>? {
+        templateIndex[name].map { templates[$0] }
+    }
+
+    private mutating func append(_ nodes: [TemplateNode]) {
+        for node in nodes {
+            switch node {
+            case .text(let bytes):
+                let start = Int32(text.count)
+                text += bytes
+                instructions.append(.text(start: start, end: Int32(text.count)))
+            case .value(let name, let escaped):
+                instructions.append(.value(name: add(name), escaped: escaped))
+            case .section(let name, let body, let inverted):
+                let at = instructions.count
+                let name = add(name)
+                instructions.append(.section(name: name, end: 0, inverted: inverted))
+                append(body)
+                instructions[at] = .section(name: name, end: Int32(instructions.count), inverted: inverted)
+            case .partial(let name, let indentation):
+                var indentationIndex: Int32 = -1
+                if let indentation {
+                    indentationIndex = Int32(indentations.count)
+                    indentations.append(indentation)
+                }
+                instructions.append(.partial(template: Int32(templateIndex[name] ?? -1), indentation: indentationIndex))
+            }
+        }
+    }
+
+    private mutating func add(_ name: TemplateName) -> Int32 {
+        let start = Int32(keys.count)
+        keys += name.parts
+        names.append(Name(scope: name.scope, parts: start..<Int32(keys.count)))
+        return Int32(names.count - 1)
+    }
+}
