@@ -21,8 +21,8 @@ public struct LineBreaker: Sendable {
     }
 
     /// A block of text measured in one font size, reduced to what line breaking at any width
-    /// needs: the words (with their characters' advances, for words wider than a line), the
-    /// spaces between them and the forced breaks.
+    /// needs: the words (with their characters' advances, for words wider than a line) with the
+    /// space after each, and the forced breaks.
     public struct MeasuredText: Sendable {
         fileprivate var advances: [Double] = []
         fileprivate var pieces: [Piece] = []
@@ -33,12 +33,20 @@ public struct LineBreaker: Sendable {
     /// Where a line may or must break is decided by the characters alone; only where a word
     /// lands depends on the width. So the text is cut into pieces once, and each width only
     /// places the pieces.
-    fileprivate enum Piece: Sendable {
-        /// A word to place on a line: its characters' range in `advances` and its width.
-        case word(start: Int, end: Int, width: Double)
-        /// Collapsible space after a word; it hangs at a line end.
-        case space(Double)
-        case forcedBreak
+    ///
+    /// A piece is a word to place on a line, with the collapsible space after it (which hangs at
+    /// a line end), or a forced break. Space that follows no word on its line (at the start, or
+    /// after a forced break) takes no room, so it is no piece.
+    fileprivate struct Piece: Sendable {
+        /// The word's characters in `advances`; `start` is -1 for a forced break.
+        var start: Int
+        var end: Int
+        /// The word's width.
+        var width: Double
+        var spaceAfter: Double
+
+        static let forcedBreak = Piece(start: -1, end: -1, width: 0, spaceAfter: 0)
+        var isForcedBreak: Bool { start < 0 }
     }
 
     fileprivate enum BreakClass: UInt8 {
@@ -50,7 +58,7 @@ public struct LineBreaker: Sendable {
         var text = MeasuredText()
         // A character takes at least a byte: the advances fit in an array of the byte count,
         // written through a pointer and cut to the characters' count at the end. Words take a
-        // few bytes each, with a space piece between two.
+        // few bytes each.
         let byteCount = runs.reduce(0) { $0 + $1.text.utf8.count }
         text.advances = [Double](repeating: 0, count: byteCount)
         text.pieces.reserveCapacity(byteCount / 3 + 4)
@@ -84,22 +92,12 @@ public struct LineBreaker: Sendable {
                                 advances[count] = advance
                                 count += 1
                                 // Inside a word, the ordinary ASCII characters that follow (letters,
-                                // digits, most symbols) only extend it: add them in a tight loop (most
-                                // characters of most texts take this path).
+                                // digits, most symbols) extend it and spaces end it: add them in a tight
+                                // loop (most characters of most texts take this path).
                                 guard cutter.isExtensible(endingAt: count) else { continue }
-                                var width = cutter.wordWidth
-                                while offset < bytes.count {
-                                    let byte = Int(bytes[offset])
-                                    guard byte < ascii.count, asciiClasses[byte] == .ordinary else { break }
-                                    let advance = ascii[byte]
-                                    guard advance >= 0 else { break }
-                                    width += advance
-                                    advances[count] = advance
-                                    count += 1
-                                    offset += 1
-                                }
-                                cutter.wordWidth = width
-                                cutter.wordEnd = count
+                                cutter.addPlainASCII(
+                                    bytes, from: &offset, ascii: ascii, classes: asciiClasses, spaces: !preformatted,
+                                    advances: advances, count: &count, into: &text.pieces)
                             }
                         }
                     }
@@ -151,13 +149,11 @@ public struct LineBreaker: Sendable {
         var line = Line(maxWidth: max(width, 1))
         text.advances.withUnsafeBufferPointer { advances in
             for piece in text.pieces {
-                switch piece {
-                case .word(let start, let end, let wordWidth):
-                    line.place(start..<end, width: wordWidth, advances)
-                case .space(let space):
-                    if !line.isEmpty { line.width += space }
-                case .forcedBreak:
+                if piece.isForcedBreak {
                     line.forceBreak()
+                } else {
+                    line.place(piece.start..<piece.end, width: piece.width, advances)
+                    line.width += piece.spaceAfter
                 }
             }
         }
@@ -222,6 +218,43 @@ public struct LineBreaker: Sendable {
             wordEnd == index && wordEnd > wordStart && pendingSpace == 0 && !breakAfterWord
         }
 
+        /// Takes the ordinary ASCII characters and closing punctuation (and, unless `spaces` is
+        /// false, the spaces) from `offset` on, as ``add(_:_:at:preformatted:into:)`` would, for
+        /// as long as the text has nothing else: the loop most characters go through, with the
+        /// cutter's state in registers and the classes in tables. Call it while the word being
+        /// collected is extensible.
+        @inline(__always)
+        mutating func addPlainASCII(
+            _ bytes: UnsafeBufferPointer<UInt8>, from offset: inout Int, ascii: UnsafeBufferPointer<Double>,
+            classes: UnsafeBufferPointer<BreakClass>, spaces: Bool, advances: UnsafeMutableBufferPointer<Double>,
+            count: inout Int, into pieces: inout [Piece]
+        ) {
+            var (start, end, width, space) = (wordStart, wordEnd, wordWidth, pendingSpace)
+            defer { (wordStart, wordEnd, wordWidth, pendingSpace) = (start, end, width, space) }
+            while offset < bytes.count {
+                let byte = Int(bytes[offset])
+                guard byte < ascii.count else { return }
+                let advance = ascii[byte]
+                guard advance >= 0 else { return }
+                switch classes[byte] {
+                case .ordinary, .closing:  // no break before closing punctuation but after space, as in `add`
+                    if space > 0 {
+                        pieces.append(Piece(start: start, end: end, width: width, spaceAfter: space))
+                        (start, width, space) = (count, 0, 0)
+                    }
+                    width += advance
+                    end = count + 1
+                case .space where spaces:
+                    space += advance
+                default:
+                    return
+                }
+                advances[count] = advance
+                count += 1
+                offset += 1
+            }
+        }
+
         mutating func appendToWord(_ index: Int, _ advance: Double) {
             if wordStart == wordEnd { wordStart = index }
             wordEnd = index + 1
@@ -230,13 +263,15 @@ public struct LineBreaker: Sendable {
 
         mutating func flushWord(into pieces: inout [Piece]) {
             breakAfterWord = false
-            if wordEnd > wordStart { pieces.append(.word(start: wordStart, end: wordEnd, width: wordWidth)) }
+            if wordEnd > wordStart {
+                pieces.append(Piece(start: wordStart, end: wordEnd, width: wordWidth, spaceAfter: pendingSpace))
+            } else if pendingSpace > 0, let last = pieces.indices.last, !pieces[last].isForcedBreak {
+                // Space after a word already cut off (after a hyphen).
+                pieces[last].spaceAfter += pendingSpace
+            }
             wordStart = wordEnd
             wordWidth = 0
-            if pendingSpace > 0 {
-                pieces.append(.space(pendingSpace))
-                pendingSpace = 0
-            }
+            pendingSpace = 0
         }
     }
 
