@@ -42,14 +42,16 @@ enum CmarkArena {
         /// Blocks are aligned like `malloc`'s, and the header holding a block's size keeps that.
         static let alignment = 16
 
-        private var chunks: [UnsafeMutableRawPointer] = []
+        // An arena is only ever used by its own thread, so its properties need no run-time
+        // exclusivity checks (which were a third of the time of an allocation).
+        @exclusivity(unchecked) private var chunks: [UnsafeMutableRawPointer] = []
         /// Blocks too large for a chunk, allocated on their own.
-        private var large: [UnsafeMutableRawPointer] = []
-        private var chunk = -1
-        private var offset = chunkSize
+        @exclusivity(unchecked) private var large: [UnsafeMutableRawPointer] = []
+        @exclusivity(unchecked) private var chunk = -1
+        @exclusivity(unchecked) private var offset = chunkSize
         /// The last block handed out, which can grow in place.
-        private var last: UnsafeMutableRawPointer?
-        var depth = 0
+        @exclusivity(unchecked) private var last: UnsafeMutableRawPointer?
+        @exclusivity(unchecked) var depth = 0
 
         private static let key: pthread_key_t = {
             var key = pthread_key_t()
