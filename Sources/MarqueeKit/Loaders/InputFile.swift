@@ -18,15 +18,53 @@ public enum InputFile {
             throw BuildError(file: display, "the file is \(size / 1_048_576) MiB, over the \(maximumSize / 1_048_576) MiB limit for inputs.")
         }
         let data: Data
-        do {
-            // An empty file is not read: Foundation leaks a 4 KiB buffer for each (LeakSanitizer).
-            data = size == 0 ? Data() : try Data(contentsOf: file)
-        } catch {
-            throw BuildError(file: display, "cannot read the file (\(error.localizedDescription)).")
+        if size >= parallelReadSize, let read = readOnEveryCore(file.path, size: size) {
+            data = read
+        } else {
+            do {
+                // An empty file is not read: Foundation leaks a 4 KiB buffer for each (LeakSanitizer).
+                data = size == 0 ? Data() : try Data(contentsOf: file)
+            } catch {
+                throw BuildError(file: display, "cannot read the file (\(error.localizedDescription)).")
+            }
         }
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw BuildError(file: display, place: .lineColumn(line: 1, column: 1), "the file is empty.")
         }
         return data
+    }
+
+    /// Files at least this large are read by every core at once.
+    static let parallelReadSize = 4 * 1024 * 1024
+
+    /// The file's `size` bytes, read in as many pieces as there are cores, each by its own core:
+    /// copying a large list into fresh memory (and the page faults of that memory) was a fifth of
+    /// loading it. Nil when the file could not be read whole (it is then read the usual way,
+    /// which reports why).
+    private static func readOnEveryCore(_ path: String, size: Int) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var data = Data(count: size)
+        let pieces = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
+            nonisolated(unsafe) let buffer = buffer
+            let failed = Locked(false)
+            DispatchQueue.concurrentPerform(iterations: pieces) { piece in
+                var offset = piece * size / pieces
+                let end = (piece + 1) * size / pieces
+                while offset < end {
+                    let count = pread(descriptor, buffer.baseAddress! + offset, end - offset, off_t(offset))
+                    if count < 0 && errno == EINTR { continue }
+                    guard count > 0 else {
+                        failed.withLock { $0 = true }
+                        return
+                    }
+                    offset += count
+                }
+            }
+            return !failed.withLock { $0 }
+        }
+        return complete ? data : nil
     }
 }
