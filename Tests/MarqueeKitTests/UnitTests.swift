@@ -247,6 +247,52 @@ struct MarkupTests {
         }
     }
 
+    /// Text with nothing to collapse is copied whole; the vectorised test for that must agree
+    /// with collapsing the text byte by byte and comparing.
+    @Test func theCollapsingShortcutMatchesItsDefinition() {
+        var random = SeededRandom(seed: 0x636f_6c6c_6170_7365)
+        let pieces = ["a", "bc", " ", "  ", "\t", "\n", "\r", "\u{0C}", "\u{0B}", "\u{08}", "\u{0E}", "é", "日本", "x y", String(repeating: "word ", count: 7)]
+        var shortcuts = 0
+        for _ in 0..<20_000 {
+            var text = random.joining(pieces, count: 0...12)
+            let afterSpace = Bool.random(using: &random)
+            var collapsed: [UInt8] = []
+            var lastWasSpace = afterSpace
+            for byte in text.utf8 {
+                if [0x20, 0x0A, 0x09, 0x0D, 0x0C].contains(byte) {
+                    if !lastWasSpace { collapsed.append(0x20) }
+                    lastWasSpace = true
+                } else {
+                    collapsed.append(byte)
+                    lastWasSpace = false
+                }
+            }
+            let expected = collapsed == Array(text.utf8)
+            let found = text.withUTF8 { TextBlockBuilder.hasNothingToCollapse($0, afterSpace: afterSpace) }
+            #expect(found == expected, "\(Array(text.utf8)) after a space: \(afterSpace)")
+            if found != expected { break }
+            if found { shortcuts += 1 }
+        }
+        #expect(shortcuts > 1_000)
+    }
+
+    /// The vectorised check that a cmark literal passes to the layout as it is: printable ASCII,
+    /// tabs and line feeds only.
+    @Test func thePlainTextCheckMatchesItsDefinition() {
+        var random = SeededRandom(seed: 0x706c_6169_6e)
+        let bytes: [UInt8] = [0x00, 0x08, 0x09, 0x0A, 0x0B, 0x0D, 0x1F, 0x20, 0x41, 0x61, 0x7E, 0x7F, 0x80, 0xC3, 0xA9, 0xFF]
+        for _ in 0..<20_000 {
+            // Mostly letters, so that long plain texts with one odd byte anywhere come up.
+            let text = (0..<Int.random(in: 0...70, using: &random)).map { _ in
+                Int.random(in: 0..<4, using: &random) == 0 ? bytes.randomElement(using: &random)! : 0x61
+            }
+            let expected = text.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x09 }
+            let found = text.withUnsafeBufferPointer(MarkdownTree.isPlain)
+            #expect(found == expected, "\(text)")
+            if found != expected { break }
+        }
+    }
+
     @Test func deepMarkdownFallsBackToTheHTML() {
         let markdown = String(repeating: "> ", count: 150) + "deep"
         #expect(MarkdownRenderer.textBlocks(of: markdown) == nil)
@@ -424,6 +470,21 @@ struct LayoutEngineTests {
         let lines = engine.lineBreaker.lineCount([TextRun(word)], width: 300, size: 15)
         let perLine = Int((300 / engine.lineBreaker.measurer.width(of: "x", bold: false, size: 15)).rounded(.down))
         #expect(lines == (200 + perLine - 1) / perLine)
+    }
+
+    /// Space takes room on a line only after a word on it: after a word cut at its hyphen it
+    /// does; at the start of a line and after a forced break it does not.
+    @Test func spaceTakesRoomOnlyAfterAWord() {
+        let breaker = engine.lineBreaker
+        let size = engine.metrics.bodyFontSize
+        func width(_ text: String) -> Double { breaker.measurer.width(of: text, bold: false, size: size) }
+        let hyphenated = [TextRun("ab- cd")]
+        #expect(breaker.lineCount(hyphenated, width: width("ab- cd") + 0.1, size: size) == 1)
+        #expect(breaker.lineCount(hyphenated, width: width("ab- cd") - 0.1, size: size) == 2)
+        #expect(breaker.lineCount(hyphenated, width: width("ab-cd") + 0.1, size: size) == 2)
+        let line = max(width("ab"), width("cd")) + 0.1
+        #expect(breaker.lineCount([TextRun("ab\n cd")], width: line, size: size) == 2)
+        #expect(breaker.lineCount([TextRun("  cd")], width: width("cd") + 0.1, size: size) == 1)
     }
 
     /// Text in a common size is measured from ASCII tables, with words' letters added in a fast
@@ -806,6 +867,24 @@ struct PaginationTests {
         #expect(labels(current: 3, total: 6) == ["1", "2", "3", "4", "5", "6"])
         #expect(labels(current: 1, total: 1).isEmpty)
         #expect((1...500).allSatisfy { labels(current: $0, total: 500).count <= 11 })
+    }
+}
+
+@Suite("Input files", .removesTemporaryFolders)
+struct InputFileTests {
+    /// Large inputs are read in pieces, one per core: the bytes come out whole and in order,
+    /// for sizes that split unevenly, and small files still go the usual way.
+    @Test func largeFilesAreReadWhole() throws {
+        let folder = try TestSupport.temporaryFolder()
+        for size in [InputFile.parallelReadSize - 1, InputFile.parallelReadSize, InputFile.parallelReadSize + 12_345] {
+            // Bytes that depend on their position: a piece read into the wrong place shows.
+            let bytes = (0..<size).map { UInt8(truncatingIfNeeded: ($0 &* 0x9E37_79B1) >> 16) | 0x01 }
+            let file = folder.appending(path: "input-\(size).json")
+            try Data(bytes).write(to: file)
+            let read = try InputFile.read(file, display: "input.json")
+            #expect(read.count == size)
+            #expect(read == Data(bytes))
+        }
     }
 }
 

@@ -22,20 +22,39 @@ struct PageContext {
 
     func cell(_ item: Item, root: String) -> TemplateObject {
         let plan = item.cell ?? CellPlan(template: item.images.isEmpty ? .basic : .image, breakpoints: [])
-        var style: [String] = []
-        var planSummary: [String] = []
-        var classes = ["cell", "cell-\(plan.template.rawValue)"]
+        // Appended piece by piece, not joined from arrays of interpolations: one cell per item.
+        var style = "", planSummary = "", classes = "cell cell-" + plan.template.rawValue
         for breakpoint in plan.breakpoints {
-            style.append("--lines-\(breakpoint.breakpoint):\(breakpoint.collapsedLines)")
-            style.append("--h-\(breakpoint.breakpoint):\(Int(breakpoint.collapsedHeight.rounded()))px")
-            if breakpoint.isTruncated { classes.append("trunc-\(breakpoint.breakpoint)") }
-            planSummary.append("\(breakpoint.breakpoint):\(breakpoint.collapsedLines)/\(breakpoint.descriptionLines)")
+            let name = breakpoint.breakpoint
+            if !style.isEmpty {
+                style += ";"
+                planSummary += " "
+            }
+            style += "--lines-"
+            style += name
+            style += ":"
+            style += String(breakpoint.collapsedLines)
+            style += ";--h-"
+            style += name
+            style += ":"
+            style += String(Int(breakpoint.collapsedHeight.rounded()))
+            style += "px"
+            if breakpoint.isTruncated {
+                classes += " trunc-"
+                classes += name
+            }
+            planSummary += name
+            planSummary += ":"
+            planSummary += String(breakpoint.collapsedLines)
+            planSummary += "/"
+            planSummary += String(breakpoint.descriptionLines)
         }
-        var values = common(item, root: root)
+        if plan.isEstimated { planSummary += " estimated" }
+        var values = common(item, root: root, extra: 6)
         values["isImage"] = .flag(plan.template == .image)
-        values["classes"] = .text(classes.joined(separator: " "))
-        values["style"] = .text(style.joined(separator: ";"))
-        values["plan"] = .text(planSummary.joined(separator: " ") + (plan.isEstimated ? " estimated" : ""))
+        values["classes"] = .text(classes)
+        values["style"] = .text(style)
+        values["plan"] = .text(planSummary)
         values["url"] = .text(root + "items/\(item.slug)/")
         if let image = ImageChoice.bestFit(item.images, box: metrics.imageBox) {
             var imageValues: TemplateObject = [
@@ -50,7 +69,7 @@ struct PageContext {
     }
 
     func detail(_ item: Item, root: String) -> TemplateObject {
-        var values = common(item, root: root)
+        var values = common(item, root: root, extra: 4)
         if let image = ImageChoice.largest(item.images) {
             var imageValues: TemplateObject = ["src": .text(SiteURL.resolve(image.url, root: root))]
             if let width = image.width, let height = image.height {
@@ -62,19 +81,19 @@ struct PageContext {
         return values
     }
 
-    private func common(_ item: Item, root: String) -> TemplateObject {
-        var values: TemplateObject = [
-            "id": .text(item.id),
-            "slug": .text(item.slug),
-            "title": .text(item.title),
-            "intro": .text(item.intro),
-            "source": .text(item.source),
-            "descriptionHTML": .text(SiteURL.resolveMarkers(in: item.bodyHTML, root: root)),
-            "hasDescription": .flag(!item.bodyHTML.isEmpty),
-            "tags": item.tags.templateList,
-            "badges": item.badges.templateList,
-            "meta": .object(TemplateObject(uniqueKeysWithValues: item.metadata.templateValues.map { (TemplateKey($0.key), .text($0.value)) })),
-        ]
+    /// The values cells and detail pages share, with room for `extra` more.
+    private func common(_ item: Item, root: String, extra: Int) -> TemplateObject {
+        var values = TemplateObject(minimumCapacity: 14 + extra)
+        values["id"] = .text(item.id)
+        values["slug"] = .text(item.slug)
+        values["title"] = .text(item.title)
+        values["intro"] = .text(item.intro)
+        values["source"] = .text(item.source)
+        values["descriptionHTML"] = .text(SiteURL.resolveMarkers(in: item.bodyHTML, root: root))
+        values["hasDescription"] = .flag(!item.bodyHTML.isEmpty)
+        values["tags"] = item.tags.templateList
+        values["badges"] = item.badges.templateList
+        values["meta"] = .object(TemplateObject(uniqueKeysWithValues: item.metadata.templateValues.map { (TemplateKey($0.key), .text($0.value)) }))
         if let link = item.link { values["link"] = .text(link) }
         if let author = item.author, !author.isEmpty { values["author"] = .text(author) }
         if let date = item.date {
