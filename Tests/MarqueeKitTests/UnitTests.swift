@@ -293,6 +293,18 @@ struct MarkupTests {
         }
     }
 
+    /// Titles, authors and sources are trimmed without asking Foundation when their ends are
+    /// plain ASCII; the result must be Foundation's either way.
+    @Test func trimmingMatchesFoundation() {
+        var random = SeededRandom(seed: 0x7472_696d)
+        let pieces = ["a", "Z", " ", "\t", "\n", "\r", "\u{0B}", "\u{0C}", "\u{1C}", "\u{1F}", "\u{85}", "\u{A0}", "\u{2028}", "\u{3000}", "é", "-", "日"]
+        for _ in 0..<5_000 {
+            let text = random.joining(pieces, count: 0...6)
+            #expect(text.trimmed() == text.trimmingCharacters(in: .whitespacesAndNewlines), "\(Array(text.unicodeScalars))")
+            #expect(text.trimmed(newlines: false) == text.trimmingCharacters(in: .whitespaces), "\(Array(text.unicodeScalars))")
+        }
+    }
+
     @Test func deepMarkdownFallsBackToTheHTML() {
         let markdown = String(repeating: "> ", count: 150) + "deep"
         #expect(MarkdownRenderer.textBlocks(of: markdown) == nil)

@@ -116,7 +116,7 @@ public struct MovieListSource: Plugin {
             throw BuildError(file: display, place: .path("\(Self.path(of: index)).Description"), "the description is \(description.utf8.count / 1024) KiB, over the \(Self.maximumDescriptionBytes / 1024) KiB limit; shorten it.")
         }
         let intro = try string("Intro", required: false) ?? ""
-        let photo = try string("Photo", required: false)?.trimmed(.whitespaces)
+        let photo = try string("Photo", required: false)?.trimmed(newlines: false)
         var idParts = StableHash.Parts()
         for part in [name, title, description] { idParts.add(part) }
         let fields = MovieFields(title: title, description: description, intro: intro, idParts: idParts)

@@ -157,7 +157,7 @@ public struct PageWriter: Plugin {
         var order: [String] = []
         var groups: [String: [Item]] = [:]
         for item in items {
-            guard let value = key(item)?.trimmed(.whitespaces), !value.isEmpty else { continue }
+            guard let value = key(item)?.trimmed(newlines: false), !value.isEmpty else { continue }
             if groups[value] == nil { order.append(value) }
             groups[value, default: []].append(item)
         }
