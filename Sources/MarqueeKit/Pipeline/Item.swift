@@ -155,38 +155,24 @@ extension Item {
     /// it, except `body` (pages show `bodyHTML`). Pages made from items and the site's settings
     /// are the same when their items' digests are. A new field must be added here.
     public func combine(into hasher: inout StableHasher) {
-        // Field by field rather than through array literals: this runs for every item on every
-        // build, and each literal was an allocation with a retain per element.
-        hasher.combine(id)
-        hasher.combine(source)
-        hasher.combine(title)
-        hasher.combine(link ?? "\u{0}")
-        hasher.combine(intro)
-        hasher.combine(bodyHTML)
-        hasher.combine(author ?? "\u{0}")
-        hasher.combine(slug)
+        for text in [id, source, title, link ?? "\u{0}", intro, bodyHTML, author ?? "\u{0}", slug] { hasher.combine(text) }
         hasher.combine(images.count)
         for image in images {
             hasher.combine(image.url)
-            hasher.combine(image.width ?? -1)
-            hasher.combine(image.height ?? -1)
-            hasher.combine(image.isThumbnail ? 1 : 0)
+            for number in [image.width ?? -1, image.height ?? -1, image.isThumbnail ? 1 : 0] { hasher.combine(number) }
         }
         hasher.combine(date.map { Int(truncatingIfNeeded: $0.timeIntervalSince1970.bitPattern) } ?? -1)
-        hasher.combine(tags.count)
-        for text in tags { hasher.combine(text) }
-        hasher.combine(badges.count)
-        for text in badges { hasher.combine(text) }
+        for list in [tags, badges] {
+            hasher.combine(list.count)
+            for text in list { hasher.combine(text) }
+        }
         if let cell {
             hasher.combine(cell.template.rawValue)
             hasher.combine(cell.isEstimated ? 1 : 0)
             for plan in cell.breakpoints {
                 hasher.combine(plan.breakpoint)
-                hasher.combine(plan.titleLines)
-                hasher.combine(plan.descriptionLines)
-                hasher.combine(plan.collapsedLines)
-                hasher.combine(Int(truncatingIfNeeded: plan.collapsedHeight.bitPattern))
-                hasher.combine(Int(truncatingIfNeeded: plan.expandedHeight.bitPattern))
+                for number in [plan.titleLines, plan.descriptionLines, plan.collapsedLines] { hasher.combine(number) }
+                for number in [plan.collapsedHeight, plan.expandedHeight] { hasher.combine(Int(truncatingIfNeeded: number.bitPattern)) }
             }
         } else {
             hasher.combine("no cell")
