@@ -129,13 +129,13 @@ private struct TemplateRendering {
     private mutating func step(at index: Int, indentation: String?) -> Int {
         switch code[index] {
         case .text(let start, let end):
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[Int(start)..<Int(end)]))
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
         case .value(let name, let escaped):
-            guard let value = lookUp(Int(name)) else { break }
+            guard let value = lookUp(name) else { break }
             write(value, escaped: escaped)
         case .section(let name, let end, let inverted):
-            let body = index + 1..<Int(end)
-            let value = lookUp(Int(name))
+            let body = index + 1..<end
+            let value = lookUp(name)
             if inverted {
                 renderInverted(body, for: value, indentation: indentation)
             } else {
@@ -145,8 +145,8 @@ private struct TemplateRendering {
         case .partial(let template, let partialIndentation):
             guard template >= 0, depth < Self.maximumDepth else { break }
             depth += 1
-            let inner = partialIndentation < 0 ? indentation : (indentation ?? "") + program.indentations[Int(partialIndentation)]
-            run(program.templates[Int(template)], indentation: inner)
+            let inner = partialIndentation < 0 ? indentation : (indentation ?? "") + program.indentations[partialIndentation]
+            run(program.templates[template], indentation: inner)
             depth -= 1
         }
         return index + 1
@@ -184,8 +184,8 @@ private struct TemplateRendering {
 
     private func lookUp(_ nameIndex: Int) -> TemplateValue? {
         let name = names[nameIndex]
-        var part = Int(name.parts.lowerBound)
-        let end = Int(name.parts.upperBound)
+        var part = name.parts.lowerBound
+        let end = name.parts.upperBound
         var value: TemplateValue
         switch name.scope {
         case .current:

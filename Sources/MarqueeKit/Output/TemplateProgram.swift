@@ -3,28 +3,28 @@
 /// names into one table, and partials are found by index when the program is made.
 ///
 /// Why: the tree holds arrays and strings in every node, so each node the renderer visited
-/// was retained and released (about a third of rendering's time, BENCHMARKS.md, session 19).
+/// was retained and released (over half of rendering's time, BENCHMARKS.md, session 19).
 /// Instructions hold only numbers, so visiting one copies a few bytes and counts no references.
 struct TemplateProgram: Sendable {
     /// One step of a template; numbers only.
     enum Instruction: Sendable {
         /// Literal text: `text[start..<end]`.
-        case text(start: Int32, end: Int32)
+        case text(start: Int, end: Int)
         /// `{{name}}` (escaped) or `{{{name}}}` (as is): `names[name]`.
-        case value(name: Int32, escaped: Bool)
+        case value(name: Int, escaped: Bool)
         /// A section or inverted section on `names[name]`; its body is the instructions after
         /// this one up to `end`, where rendering goes on.
-        case section(name: Int32, end: Int32, inverted: Bool)
+        case section(name: Int, end: Int, inverted: Bool)
         /// `{{> name}}`: the template at `template` in ``templates`` (-1 when the theme has none
         /// of that name), with the indentation `indentations[indentation]` (-1 when the partial
         /// does not stand alone on its line).
-        case partial(template: Int32, indentation: Int32)
+        case partial(template: Int, indentation: Int)
     }
 
     /// A tag's name: how it is looked up, and its dotted parts as `keys[parts]`.
     struct Name: Sendable {
         let scope: TemplateName.Scope
-        let parts: Range<Int32>
+        let parts: Range<Int>
     }
 
     private(set) var instructions: [Instruction] = []
@@ -57,9 +57,9 @@ struct TemplateProgram: Sendable {
         for node in nodes {
             switch node {
             case .text(let bytes):
-                let start = Int32(text.count)
+                let start = text.count
                 text += bytes
-                instructions.append(.text(start: start, end: Int32(text.count)))
+                instructions.append(.text(start: start, end: text.count))
             case .value(let name, let escaped):
                 instructions.append(.value(name: add(name), escaped: escaped))
             case .section(let name, let body, let inverted):
@@ -67,22 +67,22 @@ struct TemplateProgram: Sendable {
                 let name = add(name)
                 instructions.append(.section(name: name, end: 0, inverted: inverted))
                 append(body)
-                instructions[at] = .section(name: name, end: Int32(instructions.count), inverted: inverted)
+                instructions[at] = .section(name: name, end: instructions.count, inverted: inverted)
             case .partial(let name, let indentation):
-                var indentationIndex: Int32 = -1
+                var indentationIndex: Int = -1
                 if let indentation {
-                    indentationIndex = Int32(indentations.count)
+                    indentationIndex = indentations.count
                     indentations.append(indentation)
                 }
-                instructions.append(.partial(template: Int32(templateIndex[name] ?? -1), indentation: indentationIndex))
+                instructions.append(.partial(template: templateIndex[name] ?? -1, indentation: indentationIndex))
             }
         }
     }
 
-    private mutating func add(_ name: TemplateName) -> Int32 {
-        let start = Int32(keys.count)
+    private mutating func add(_ name: TemplateName) -> Int {
+        let start = keys.count
         keys += name.parts
-        names.append(Name(scope: name.scope, parts: start..<Int32(keys.count)))
-        return Int32(names.count - 1)
+        names.append(Name(scope: name.scope, parts: start..<keys.count))
+        return names.count - 1
     }
 }
