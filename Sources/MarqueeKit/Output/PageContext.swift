@@ -22,7 +22,7 @@ struct PageContext {
 
     func cell(_ item: Item, root: String) -> TemplateObject {
         let plan = item.cell ?? CellPlan(template: item.images.isEmpty ? .basic : .image, breakpoints: [])
-        // Appended piece by piece, not joined from arrays of interpolations: one cell per item.
+        // Appended in place, not joined from arrays of interpolations: one cell per item.
         var style = "", planSummary = "", classes = "cell cell-" + plan.template.rawValue
         for breakpoint in plan.breakpoints {
             let name = breakpoint.breakpoint
@@ -30,24 +30,9 @@ struct PageContext {
                 style += ";"
                 planSummary += " "
             }
-            style += "--lines-"
-            style += name
-            style += ":"
-            style += String(breakpoint.collapsedLines)
-            style += ";--h-"
-            style += name
-            style += ":"
-            style += String(Int(breakpoint.collapsedHeight.rounded()))
-            style += "px"
-            if breakpoint.isTruncated {
-                classes += " trunc-"
-                classes += name
-            }
-            planSummary += name
-            planSummary += ":"
-            planSummary += String(breakpoint.collapsedLines)
-            planSummary += "/"
-            planSummary += String(breakpoint.descriptionLines)
+            style += "--lines-\(name):\(breakpoint.collapsedLines);--h-\(name):\(Int(breakpoint.collapsedHeight.rounded()))px"
+            if breakpoint.isTruncated { classes += " trunc-\(name)" }
+            planSummary += "\(name):\(breakpoint.collapsedLines)/\(breakpoint.descriptionLines)"
         }
         if plan.isEstimated { planSummary += " estimated" }
         var values = common(item, root: root, extra: 6)
