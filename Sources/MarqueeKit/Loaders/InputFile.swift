@@ -49,21 +49,17 @@ public enum InputFile {
         let pieces = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let complete = data.withUnsafeMutableBytes { buffer -> Bool in
             nonisolated(unsafe) let buffer = buffer
-            let failed = Locked(false)
-            DispatchQueue.concurrentPerform(iterations: pieces) { piece in
+            return Array(0..<pieces).concurrentMap { piece -> Bool in
                 var offset = piece * size / pieces
                 let end = (piece + 1) * size / pieces
                 while offset < end {
                     let count = pread(descriptor, buffer.baseAddress! + offset, end - offset, off_t(offset))
                     if count < 0 && errno == EINTR { continue }
-                    guard count > 0 else {
-                        failed.withLock { $0 = true }
-                        return
-                    }
+                    guard count > 0 else { return false }
                     offset += count
                 }
-            }
-            return !failed.withLock { $0 }
+                return true
+            }.allSatisfy { $0 }
         }
         return complete ? data : nil
     }

@@ -46,19 +46,11 @@ struct PageTemplates: Sendable {
             return true
         }
         guard let instructions = program.template(named: name) else { return false }
-        program.instructions.withUnsafeBufferPointer { code in
-            program.text.withUnsafeBufferPointer { text in
-                program.names.withUnsafeBufferPointer { names in
-                    program.keys.withUnsafeBufferPointer { keys in
-                        var rendering = TemplateRendering(
-                            program: program, code: code, text: text, names: names, keys: keys,
-                            stack: [.object(values)], output: output)
-                        output = []  // `rendering` holds the only reference, so appending never copies.
-                        rendering.run(instructions, indentation: nil)
-                        output = rendering.output
-                    }
-                }
-            }
+        program.withContents { contents in
+            var rendering = TemplateRendering(program: program, contents: contents, stack: [.object(values)], output: output)
+            output = []  // `rendering` holds the only reference, so appending never copies.
+            rendering.run(instructions, indentation: nil)
+            output = rendering.output
         }
         return true
     }
@@ -69,14 +61,11 @@ struct PageTemplates: Sendable {
 /// value outwards; only objects have named values; `false`, nothing and empty lists skip a
 /// section; text and numbers print as themselves and flags as `true` or `false`.
 ///
-/// The program's arrays are read through pointers, valid while ``PageTemplates/render(_:_:into:)``
-/// runs: reading an instruction then needs no check that the array is still there.
+/// The program is read through its ``TemplateProgram/Contents``, valid while
+/// ``PageTemplates/render(_:_:into:)`` runs.
 private struct TemplateRendering {
     let program: TemplateProgram
-    let code: UnsafeBufferPointer<TemplateProgram.Instruction>
-    let text: UnsafeBufferPointer<UInt8>
-    let names: UnsafeBufferPointer<TemplateProgram.Name>
-    let keys: UnsafeBufferPointer<TemplateKey>
+    let contents: TemplateProgram.Contents
     var stack: [TemplateValue]
     var output: [UInt8]
     /// Partials inside partials; past ``maximumDepth`` a partial renders nothing (a template
@@ -84,16 +73,9 @@ private struct TemplateRendering {
     private var depth = 0
     private static let maximumDepth = 100
 
-    init(
-        program: TemplateProgram, code: UnsafeBufferPointer<TemplateProgram.Instruction>, text: UnsafeBufferPointer<UInt8>,
-        names: UnsafeBufferPointer<TemplateProgram.Name>, keys: UnsafeBufferPointer<TemplateKey>,
-        stack: [TemplateValue], output: [UInt8]
-    ) {
+    init(program: TemplateProgram, contents: TemplateProgram.Contents, stack: [TemplateValue], output: [UInt8]) {
         self.program = program
-        self.code = code
-        self.text = text
-        self.names = names
-        self.keys = keys
+        self.contents = contents
         self.stack = stack
         self.output = output
     }
@@ -127,9 +109,9 @@ private struct TemplateRendering {
     /// Runs the instruction at `index` (with its body, for a section); returns the index of
     /// the instruction after it.
     private mutating func step(at index: Int, indentation: String?) -> Int {
-        switch code[index] {
+        switch contents.code[index] {
         case .text(let start, let end):
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: contents.text[start..<end]))
         case .value(let name, let escaped):
             guard let value = lookUp(name) else { break }
             write(value, escaped: escaped)
@@ -183,7 +165,7 @@ private struct TemplateRendering {
     }
 
     private func lookUp(_ nameIndex: Int) -> TemplateValue? {
-        let name = names[nameIndex]
+        let name = contents.names[nameIndex]
         var part = name.parts.lowerBound
         let end = name.parts.upperBound
         var value: TemplateValue
@@ -194,7 +176,7 @@ private struct TemplateRendering {
             value = stack[stack.count - 1]
         case .enclosing:
             guard part < end else { return stack.last }
-            let first = keys[part]
+            let first = contents.keys[part]
             part += 1
             var found: TemplateValue?
             for level in stack.indices.reversed() {
@@ -205,7 +187,7 @@ private struct TemplateRendering {
             value = found
         }
         while part < end {
-            guard let child = value.child(keys[part]) else { return nil }
+            guard let child = value.child(contents.keys[part]) else { return nil }
             value = child
             part += 1
         }
