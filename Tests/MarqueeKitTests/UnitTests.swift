@@ -688,6 +688,27 @@ struct URLHashTests {
         parts.add("")
         #expect(parts.hex == "b949c2821f55eeea")
     }
+
+    /// Hashing many lists side by side gives each list the hash that adding its parts one by one
+    /// gives, whatever the number of lists and the lengths of their parts.
+    @Test func hashingSideBySideMatchesOneByOne() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["", "a", "movies", "Café 🎻", String(repeating: "long text ", count: 40), "\n\"", String(repeating: "é", count: 300)]
+        for count in [0, 1, 2, 3, 4, 5, 7, 8, 9, 64, 200] {
+            let lists = (0..<count).map { _ in
+                (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+                    pieces.randomElement(using: &generator)! + String(Int.random(in: 0...1_000, using: &generator))
+                }
+            }
+            let sideBySide = StableHash.Parts.of(lists)
+            #expect(sideBySide.count == lists.count)
+            for (list, hash) in zip(lists, sideBySide) {
+                var oneByOne = StableHash.Parts()
+                for part in list { oneByOne.add(part) }
+                #expect(hash.hex == oneByOne.hex, "\(list)")
+            }
+        }
+    }
 }
 
 @Suite("Build state")

@@ -137,6 +137,81 @@ public enum StableHash {
 
         /// The hash of the parts so far, as 16 hex digits.
         public var hex: String { StableHash.hexDigits(hash) }
+
+        /// The same as making one `Parts` per list and adding its parts in order, several times
+        /// faster for long parts (an item's description).
+        ///
+        /// FNV-1a is one chain of dependent multiplies per hash, each waiting for the last; here
+        /// four hashes advance side by side, so the processor overlaps their multiplies. Every
+        /// part is followed by the byte 0xFF, which is exactly what ``add(_:)`` mixes in after a
+        /// part (and which UTF-8 never holds), so a list is hashed as one run of bytes.
+        public static func of(_ lists: some Collection<[String]>) -> [Parts] {
+            var bytes: [UInt8] = []
+            var ends: [Int] = []
+            ends.reserveCapacity(lists.count)
+            for list in lists {
+                for part in list {
+                    bytes += part.utf8
+                    bytes.append(0xFF)
+                }
+                ends.append(bytes.count)
+            }
+            var results = [Parts](repeating: Parts(), count: ends.count)
+            bytes.withUnsafeBufferPointer { bytes in
+                results.withUnsafeMutableBufferPointer { results in
+                    hashSideBySide(bytes, ends: ends, into: results)
+                }
+            }
+            return results
+        }
+
+        /// Hashes the runs of `bytes` that end at `ends` (each starting where the last ended),
+        /// four at a time: each lane takes the next run as soon as its own is done.
+        private static func hashSideBySide(_ bytes: UnsafeBufferPointer<UInt8>, ends: [Int], into results: UnsafeMutableBufferPointer<Parts>) {
+            let prime: UInt64 = 0x0000_0100_0000_01B3
+            /// One lane: which run it hashes, where it is and where the run ends.
+            struct Lane {
+                var run = -1, position = 0, end = 0
+                var hash: UInt64 = 0
+            }
+            var nextRun = 0
+            func start(_ lane: inout Lane) {
+                if lane.run >= 0 { results[lane.run].hash = lane.hash }
+                guard nextRun < ends.count else {
+                    lane = Lane()
+                    return
+                }
+                lane = Lane(run: nextRun, position: nextRun == 0 ? 0 : ends[nextRun - 1], end: ends[nextRun], hash: Parts().hash)
+                nextRun += 1
+            }
+            var a = Lane(), b = Lane(), c = Lane(), d = Lane()
+            start(&a); start(&b); start(&c); start(&d)
+            // While all four lanes have bytes left, every lane takes as many bytes as the shortest.
+            while a.run >= 0 && b.run >= 0 && c.run >= 0 && d.run >= 0 {
+                let steps = Swift.min(a.end - a.position, b.end - b.position, c.end - c.position, d.end - d.position)
+                var ha = a.hash, hb = b.hash, hc = c.hash, hd = d.hash
+                for step in 0..<steps {
+                    ha = (ha ^ UInt64(bytes[a.position + step])) &* prime
+                    hb = (hb ^ UInt64(bytes[b.position + step])) &* prime
+                    hc = (hc ^ UInt64(bytes[c.position + step])) &* prime
+                    hd = (hd ^ UInt64(bytes[d.position + step])) &* prime
+                }
+                a.hash = ha; b.hash = hb; c.hash = hc; d.hash = hd
+                a.position += steps; b.position += steps; c.position += steps; d.position += steps
+                if a.position == a.end { start(&a) }
+                if b.position == b.end { start(&b) }
+                if c.position == c.end { start(&c) }
+                if d.position == d.end { start(&d) }
+            }
+            // Fewer than four runs left: each of the lanes still busy finishes alone.
+            for var lane in [a, b, c, d] where lane.run >= 0 {
+                while lane.position < lane.end {
+                    lane.hash = (lane.hash ^ UInt64(bytes[lane.position])) &* prime
+                    lane.position += 1
+                }
+                results[lane.run].hash = lane.hash
+            }
+        }
     }
 
     static func hexDigits(_ hash: UInt64) -> String {
