@@ -8,30 +8,32 @@ public enum Slug {
         // ASCII needs no folding (the loop lowercases), and folding is slow.
         let folded = title.utf8.allSatisfy({ $0 < 0x80 }) ? title
             : title.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
-        var slug = ""
-        var length = 0
+        // Only ASCII letters and digits are kept, so the UTF-8 bytes can be read instead of the
+        // scalars: every byte of a non-ASCII scalar is 0x80 or more, a separator like any other.
+        var slug: [UInt8] = []
+        slug.reserveCapacity(maximumLength + 1)
         var pendingHyphen = false
-        for scalar in folded.unicodeScalars {
-            let isAlphanumeric = ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
-            if isAlphanumeric {
-                if pendingHyphen && !slug.isEmpty { slug += "-"; length += 1 }
-                slug.unicodeScalars.append(scalar)
-                length += 1
-                pendingHyphen = false
-            } else if ("A"..."Z").contains(scalar) {
-                if pendingHyphen && !slug.isEmpty { slug += "-"; length += 1 }
-                slug.unicodeScalars.append(Unicode.Scalar(scalar.value + 32)!)
-                length += 1
-                pendingHyphen = false
-            } else {
+        for byte in folded.utf8 {
+            let kept: UInt8
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): kept = byte
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): kept = byte + 32
+            default:
                 pendingHyphen = true
+                continue
             }
-            if length >= 60 { break }
+            if pendingHyphen && !slug.isEmpty { slug.append(UInt8(ascii: "-")) }
+            slug.append(kept)
+            pendingHyphen = false
+            if slug.count >= maximumLength { break }
         }
-        slug = String(slug.prefix(60))
-        while slug.hasSuffix("-") { slug.removeLast() }
-        return slug
+        if slug.count > maximumLength { slug.removeLast(slug.count - maximumLength) }
+        while slug.last == UInt8(ascii: "-") { slug.removeLast() }
+        return String(decoding: slug, as: UTF8.self)
     }
+
+    /// The longest slug, in characters.
+    static let maximumLength = 60
 
     /// A slug for a file name, never empty.
     public static func fileName(_ name: String) -> String {
@@ -43,9 +45,11 @@ public enum Slug {
     /// none; a repeated slug gets `-2`, `-3`, … in item order.
     public static func assign(to items: inout [Item]) {
         var taken: Set<String> = []
+        taken.reserveCapacity(items.count)
         // The next suffix to try per base: every lower one is already taken, and stays so. (Starting
         // from 2 each time made 500 items named alike cost 125,000 lookups.)
         var nextSuffix: [String: Int] = [:]
+        nextSuffix.reserveCapacity(items.count)
         let bases = items.concurrentMap { item in
             let base = make(item.title)
             return base.isEmpty ? "item-" + StableHash.hex(item.id).prefix(10) : base

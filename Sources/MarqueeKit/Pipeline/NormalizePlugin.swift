@@ -17,7 +17,12 @@ public struct NormalizePlugin: Plugin {
     /// candidates and assigns slugs.
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
         var seen: Set<String> = []
-        items = items.filter { seen.insert($0.id).inserted }
+        seen.reserveCapacity(items.count)
+        // Filtering copies every item: only done when some id repeats.
+        if !items.allSatisfy({ seen.insert($0.id).inserted }) {
+            seen = []
+            items = items.filter { seen.insert($0.id).inserted }
+        }
         let config = context.config
         items.concurrentUpdate { item in
             let title = item.title.trimmed()
