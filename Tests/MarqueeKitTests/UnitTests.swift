@@ -341,6 +341,29 @@ struct MarkupTests {
         }
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Data([0x22, 0x61, 0xC3, 0x28, 0x22])) }
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Data(#""a\qb""#.utf8)) }
+        // Invalid UTF-8 is refused with or without escapes in the string.
+        for bytes: [UInt8] in [[0x22, 0xFF, 0x22], [0x22, 0x5C, 0x6E, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xE2, 0x82, 0x22]] {
+            #expect { try JSONParser.parse(Data(bytes)) } throws: { ($0 as! JSONSyntaxError).message.contains("not valid UTF-8") }
+        }
+    }
+
+    /// The parser's UTF-8 check agrees with the standard library's validating initializer on
+    /// random bytes: mostly valid text with a few bytes changed, and lone bytes of every value.
+    @Test func utf8CheckMatchesTheStandardLibrary() {
+        var generator = SystemRandomNumberGenerator()
+        var samples: [[UInt8]] = (0...255).map { [UInt8($0)] } + [[], [0xEF, 0xBF, 0xBD]]
+        let text = Array("Café 🎻 naïve — ｆｕｌｌ plain".utf8)
+        for _ in 0..<5_000 {
+            var bytes = Array(text[0..<Int.random(in: 0...text.count, using: &generator)])
+            for _ in 0..<Int.random(in: 0...2, using: &generator) where !bytes.isEmpty {
+                bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            }
+            samples.append(bytes)
+        }
+        for bytes in samples {
+            let ours = bytes.withUnsafeBufferPointer { JSONParser.string(validatingUTF8: $0) }
+            #expect(ours == String(validating: bytes, as: UTF8.self), "\(bytes)")
+        }
     }
 
     /// The search index's strings, escaped byte by byte, read back exactly with Foundation's
