@@ -81,27 +81,26 @@ struct BuildState: Equatable {
 
     private static func append(decimal number: Int64, to bytes: inout [UInt8]) {
         if number < 0 { bytes.append(UInt8(ascii: "-")) }
-        append(number.magnitude, radix: 10, to: &bytes)
+        // Digits into a buffer from the end, by division by the constant 10 (a multiply; dividing
+        // by a radix held in a variable was most of the time of saving a large site's state).
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for UInt64.max's 20 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var value = number.magnitude, start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            } while value > 0
+            bytes.append(contentsOf: buffer[start...])
+        }
     }
 
     private static func append(hex number: UInt64, to bytes: inout [UInt8]) {
-        append(number, radix: 16, to: &bytes)
-    }
-
-    /// The digits of `number`, most significant first, without leading zeros.
-    private static func append(_ number: UInt64, radix: UInt64, to bytes: inout [UInt8]) {
-        var count = 1
-        var rest = number / radix
-        while rest > 0 {
-            count += 1
-            rest /= radix
-        }
-        bytes.append(contentsOf: repeatElement(0, count: count))
-        var value = number
-        for index in stride(from: bytes.count - 1, through: bytes.count - count, by: -1) {
-            let digit = UInt8(value % radix)
-            bytes[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
-            value /= radix
+        let hexDigits: StaticString = "0123456789abcdef"
+        var shift = max(0, (63 - number.leadingZeroBitCount) / 4 * 4)
+        while shift >= 0 {
+            bytes.append(hexDigits.utf8Start[Int((number >> UInt64(shift)) & 0xF)])
+            shift -= 4
         }
     }
 
