@@ -50,7 +50,11 @@ final class StagedOutput: Sendable {
     /// Changes of at most this many files, or of this share of the site, are applied in place.
     static let inPlaceLimit = (files: 32, share: 0.02)
 
-    init(output: URL) throws(BuildError) {
+    /// `expectedFiles` is how many files the build will likely add (the last build's count):
+    /// room for them is made at once, instead of the table of files growing, and rehashing
+    /// every path, while the writers wait for its lock.
+    init(output: URL, expectedFiles: Int = 0) throws(BuildError) {
+        entries.withLock { $0.reserveCapacity(expectedFiles) }
         self.output = output.standardizedFileURL
         token = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         staging = self.output.deletingLastPathComponent().appending(path: ".\(self.output.lastPathComponent).staging-\(token)")

@@ -175,7 +175,7 @@ public struct SiteBuilder: Sendable {
             try run(plugin) { try plugin.layOutItems(&items, in: context) }
         }
         timings.lap("lay out")
-        let staged = try StagedOutput(output: site.output)
+        let staged = try StagedOutput(output: site.output, expectedFiles: previous?.files.count ?? 0)
         let result: StagedOutput.Result
         let listing: Set<String>?
         do {
