@@ -47,38 +47,64 @@ public struct Theme: Sendable {
         for (path, data) in readFolder(overrides) { files[path] = data }
 
         MustacheContentTypes.register(FastHTMLContentType(), named: FastHTMLContentType.name)
+        let themeFiles = files, assetFiles = files.filter { $0.key.hasPrefix("assets/") }
+        // Three independent parts of a few milliseconds each, on every build (no-op ones too):
+        // the assets (hashing 5 MB of fonts), the templates (parsed and compiled), and the
+        // metrics' description (by reflection), made side by side.
+        let parts = [Part.assets, .templates, .metricsDescription].concurrentMap { part -> PartResult in
+            switch part {
+            case .assets: return .assets(Result { () throws(BuildError) in try ThemeAssets.make(themeFiles: assetFiles, metrics: metrics) })
+            case .templates: return .templates(Result { () throws(BuildError) in try templates(in: themeFiles) })
+            case .metricsDescription: return .metricsDescription(StableDescription.of(metrics))
+            }
+        }
+        guard case .assets(let assetsResult) = parts[0], case .templates(let templatesResult) = parts[1],
+              case .metricsDescription(let metricsDescription) = parts[2] else { fatalError("parts come back in order") }
+        let (library, templateTexts) = try templatesResult.get()
+        let assets = try assetsResult.get()
+        return Theme(
+            metrics: metrics, templates: library, pages: PageTemplates(texts: templateTexts, library: library), assets: assets,
+            fingerprint: fingerprint(templates: templateTexts, assets: assets, metricsDescription: metricsDescription))
+    }
+
+    /// The parts of ``load(siteRoot:metrics:)`` made side by side.
+    private enum Part: Sendable {
+        case assets, templates, metricsDescription
+    }
+
+    private enum PartResult: Sendable {
+        case assets(Result<ThemeAssets, BuildError>)
+        case templates(Result<(MustacheLibrary, [String: String]), BuildError>)
+        case metricsDescription(String)
+    }
+
+    /// The theme's templates (the `.mustache` files at the top of `files`), parsed, and their
+    /// texts by name; every required one must be there.
+    private static func templates(in files: [String: Data]) throws(BuildError) -> (MustacheLibrary, [String: String]) {
         var library = MustacheLibrary()
         var templateTexts: [String: String] = [:]
-        var assetFiles: [String: Data] = [:]
-        for (path, data) in files {
-            if path.hasSuffix(".mustache"), !path.contains("/") {
-                let name = String(path.dropLast(".mustache".count))
-                do {
-                    let text = FastHTMLContentType.pragma + String(decoding: data, as: UTF8.self)
-                    library.register(try MustacheTemplate(string: text), named: name)
-                    templateTexts[name] = text
-                } catch let error as MustacheTemplate.ParserError {
-                    throw BuildError(
-                        file: "Templates/\(path)",
-                        place: .lineColumn(line: error.context.lineNumber, column: error.context.columnNumber),
-                        "cannot parse the template: \(error.error).")
-                } catch {
-                    throw BuildError(file: "Templates/\(path)", "cannot parse the template: \(error).")
-                }
-            } else if path.hasPrefix("assets/") {
-                assetFiles[path] = data
+        for (path, data) in files where path.hasSuffix(".mustache") && !path.contains("/") {
+            let name = String(path.dropLast(".mustache".count))
+            do {
+                let text = FastHTMLContentType.pragma + String(decoding: data, as: UTF8.self)
+                library.register(try MustacheTemplate(string: text), named: name)
+                templateTexts[name] = text
+            } catch let error as MustacheTemplate.ParserError {
+                throw BuildError(
+                    file: "Templates/\(path)",
+                    place: .lineColumn(line: error.context.lineNumber, column: error.context.columnNumber),
+                    "cannot parse the template: \(error.error).")
+            } catch {
+                throw BuildError(file: "Templates/\(path)", "cannot parse the template: \(error).")
             }
         }
         for name in requiredTemplates where library.getTemplate(named: name) == nil {
             throw BuildError(file: "Templates/\(name).mustache", "the theme has no `\(name)` template; restore it or remove the override folder.")
         }
-        let assets = try ThemeAssets.make(themeFiles: assetFiles, metrics: metrics)
-        return Theme(
-            metrics: metrics, templates: library, pages: PageTemplates(texts: templateTexts, library: library), assets: assets,
-            fingerprint: fingerprint(templates: templateTexts, assets: assets, metrics: metrics))
+        return (library, templateTexts)
     }
 
-    private static func fingerprint(templates: [String: String], assets: ThemeAssets, metrics: ThemeMetrics) -> String {
+    private static func fingerprint(templates: [String: String], assets: ThemeAssets, metricsDescription: String) -> String {
         var hasher = StableHasher("theme")
         for (name, text) in templates.sorted(by: { $0.key < $1.key }) {
             hasher.combine(name)
@@ -88,7 +114,7 @@ public struct Theme: Sendable {
             hasher.combine(path)
             hasher.combine(Int(truncatingIfNeeded: digest))
         }
-        hasher.combine(StableDescription.of(metrics))
+        hasher.combine(metricsDescription)
         return hasher.hex
     }
 
