@@ -141,6 +141,20 @@ struct PageTemplateTests {
     }
 }
 
+extension PageTemplateTests {
+    /// A site's template that does not parse stops the build with the template's file, line and
+    /// column.
+    @Test func aBrokenTemplateNamesItsFileAndPlace() throws {
+        let root = try TestSupport.makeFixtureSite()
+        try FileManager.default.createDirectory(at: root.appending(path: "Templates"), withIntermediateDirectories: true)
+        try "<main>\n  {{#item}}\n  <h1>{{title}}</h1>\n".write(to: root.appending(path: "Templates/item.mustache"), atomically: true, encoding: .utf8)
+        #expect { _ = try Site.fromConfig(root: root) } throws: { error in
+            guard let error = error as? BuildError, case .lineColumn(let line, _)? = error.place else { return false }
+            return error.file == "Templates/item.mustache" && line >= 2 && error.message.contains("cannot parse the template")
+        }
+    }
+}
+
 /// SplitMix64: the same numbers for the same seed on every machine.
 struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
