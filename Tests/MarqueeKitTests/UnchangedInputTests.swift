@@ -57,15 +57,27 @@ struct UnchangedInputTests {
         _ = try await SiteBuilder(site: site(root, counter: counter)).build()
         #expect(counter.loads.withLock { $0 } == 2)
 
+        // An edit that replaces pages in place (no page added or removed) leaves a state that
+        // the next build trusts as well: the folders' new times are recorded.
+        let described = try String(contentsOf: movies, encoding: .utf8)
+        let linguist = described.replacingOccurrences(of: "linguist", with: "translator")
+        #expect(linguist != described)
+        try linguist.write(to: movies, atomically: true, encoding: .utf8)
+        let inPlace = try await SiteBuilder(site: site(root, counter: counter)).build()
+        #expect(counter.loads.withLock { $0 } == 3)
+        #expect(inPlace.filesWritten > 0)
+        _ = try await SiteBuilder(site: site(root, counter: counter)).build()
+        #expect(counter.loads.withLock { $0 } == 3, "after an in-place edit, the next build loaded again")
+
         // A declared file outside Content/ counts too.
         try "changed".write(to: root.appending(path: "notes.txt"), atomically: true, encoding: .utf8)
         _ = try await SiteBuilder(site: site(root, counter: counter)).build()
-        #expect(counter.loads.withLock { $0 } == 3)
+        #expect(counter.loads.withLock { $0 } == 4)
 
         // So does a file put into the output by hand (the output is not as the last build left it).
         try "stray".write(to: root.appending(path: "Site/stray.html"), atomically: true, encoding: .utf8)
         _ = try await SiteBuilder(site: site(root, counter: counter)).build()
-        #expect(counter.loads.withLock { $0 } == 4)
+        #expect(counter.loads.withLock { $0 } == 5)
         #expect(!FileManager.default.fileExists(atPath: root.appending(path: "Site/stray.html").path))
     }
 

@@ -214,9 +214,16 @@ struct BuildState: Equatable {
         holding files: [String: FileRecord], in output: URL, known: BuildState?, changes: (moved: [String], removed: [String])?
     ) -> [String: Int64] {
         guard let known, let changes else { return folderStamps(folders(holding: files.keys), in: output) }
-        // Files only replaced, none added or removed: the folders are the known ones.
-        let sameFiles = changes.removed.isEmpty && changes.moved.allSatisfy { known.files[$0] != nil }
-        let all = sameFiles ? Array(known.folders.keys) : folders(holding: files.keys)
+        // Files only replaced, none added or removed (a typical edit): the folders are the known
+        // ones, and only those holding a replaced file, with their ancestors, have new times.
+        if changes.removed.isEmpty && changes.moved.allSatisfy({ known.files[$0] != nil }) {
+            var stamps = known.folders
+            let changed = folders(holding: changes.moved)
+            let reread = folderStamps(changed, in: output)
+            for folder in changed { stamps[folder] = reread[folder] }
+            return stamps
+        }
+        let all = folders(holding: files.keys)
         let changed = Set(folders(holding: changes.moved + changes.removed))
         var reread: [String] = [], kept: [String: Int64] = [:]
         kept.reserveCapacity(all.count)
