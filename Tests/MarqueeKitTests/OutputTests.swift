@@ -205,10 +205,10 @@ struct RebuildEquivalenceTests {
         }
     }
 
-    func write(_ entries: [Entry], to root: URL) throws {
+    func write(_ entries: [Entry], to root: URL, feedTitle: String = "Feed") throws {
         let feed = """
             <?xml version="1.0"?><rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:media="http://search.yahoo.com/mrss/">
-            <channel><title>Feed</title><link>https://example.org/</link>
+            <channel><title>\(feedTitle)</title><link>https://example.org/</link>
             \(entries.map(\.xml).joined(separator: "\n"))
             </channel></rss>
             """
@@ -224,6 +224,7 @@ struct RebuildEquivalenceTests {
 
         let edits: [(String, (inout [Entry]) -> Void)] = [
             ("title (and so the slug)", { $0[1].title = "Renamed entry" }),
+            ("title, keeping the slug", { $0[1].title = "Renamed Entry!" }),
             ("author, adding an author page", { $0[2].author = "Cy" }),
             ("date", { $0[3].date = "Mon, 01 Dec 2014 10:00:00 GMT" }),
             ("category", { $0[4].category = "new" }),
@@ -233,9 +234,7 @@ struct RebuildEquivalenceTests {
             ("order, moving items between gallery pages", { $0.swapAt(0, 6) }),
             ("removal", { $0.remove(at: 3) }),
         ]
-        for (name, edit) in edits {
-            edit(&entries)
-            try write(entries, to: root)
+        func rebuildMatchesAFreshBuild(after name: String) async throws {
             _ = try await TestSupport.build(root)
             let fresh = try TestSupport.temporaryFolder().appending(path: "Site")
             _ = try await TestSupport.build(root, output: fresh)
@@ -244,6 +243,14 @@ struct RebuildEquivalenceTests {
             let differing = Set(rebuilt.keys).union(expected.keys).filter { rebuilt[$0] != expected[$0] }
             #expect(differing.isEmpty, "after editing the \(name): \(differing.sorted())")
         }
+        for (name, edit) in edits {
+            edit(&entries)
+            try write(entries, to: root)
+            try await rebuildMatchesAFreshBuild(after: name)
+        }
+        // The feed's title names the source of every one of its items.
+        try write(entries, to: root, feedTitle: "Renamed feed")
+        try await rebuildMatchesAFreshBuild(after: "feed's title")
     }
 }
 

@@ -36,7 +36,18 @@ public struct SiteFilesWriter: Plugin {
         }
         try output.add("robots.txt", text: robots)
 
-        try output.add(Self.searchIndexPath, Data(Self.searchIndex(of: items)))
+        // The index changes only with these fields of the items: a rebuild after a description
+        // was edited keeps the file without making it again.
+        var inputs = StableHasher("search-index")
+        for item in items {
+            inputs.combine(item.author ?? "\u{0}")
+            inputs.combine(item.source)
+            inputs.combine(item.title)
+            inputs.combine(item.slug)
+        }
+        if !output.reuse(Self.searchIndexPath, digest: inputs.value) {
+            try output.add(Self.searchIndexPath, Data(Self.searchIndex(of: items)), digest: inputs.value)
+        }
     }
 
     /// `search.json`: `[{"a": author, "s": source, "t": title, "u": "items/slug/"}, …]`. Written
