@@ -182,8 +182,8 @@ struct BuildState: Equatable {
     /// The paths of the files in `output` when no folder of it changed since this state was
     /// recorded (so none was added or removed), without reading the folders; nil otherwise.
     /// The state's ``folders`` are then the folders' current times.
-    func listing(of output: URL) -> Set<String>? {
-        foldersUnchanged(in: output) ? Set(files.keys) : nil
+    func listing(of output: URL) -> Dictionary<String, FileRecord>.Keys? {
+        foldersUnchanged(in: output) ? files.keys : nil
     }
 
     private func foldersUnchanged(in output: URL) -> Bool {

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Files stream into a staging folder beside the output as writers produce them (so a build
 /// never holds every page in memory); a file whose bytes match the one already in the output is
-/// only noted. ``commit()`` then brings the output up to date in one of three ways:
+/// only noted. ``commit(existing:)`` then brings the output up to date in one of three ways:
 ///
 /// - nothing changed: the output is left alone (modification times too);
 /// - a few files changed (a typical edit): they are moved into the output, after a journal
@@ -93,21 +93,21 @@ final class StagedOutput: Sendable {
         if earlier?.written == true { unlink(stagingPrefix + path) }
     }
 
-    /// After ``commit()``: every file's size and modification time (from when it was written
+    /// After ``commit(existing:)``: every file's size and modification time (from when it was written
     /// or compared) and the digests their makers gave.
     func recorded() -> [String: FileRecord] {
         entries.withLock { $0 }.mapValues(\.record)
     }
 
     /// Makes the output hold exactly the files added, then removes the staging folder. `existing`
-    /// is what the output holds when the caller knows it; otherwise the output is read.
-    func commit(existing known: Set<String>? = nil) throws(BuildError) -> Result {
+    /// is what the output holds when the caller knows it (any collection that can tell whether it
+    /// holds a path quickly, such as a set or a dictionary's keys); otherwise the output is read.
+    func commit(existing known: (some Collection<String>)?) throws(BuildError) -> Result {
         let files = entries.withLock { $0 }.mapValues(\.written)
         var result = Result()
         result.written = files.values.filter { $0 }.count
         result.unchanged = files.count - result.written
-        let existing = known ?? FileIO.regularFiles(under: output.path)
-        let removed = existing.subtracting(files.keys)
+        let removed = known.map { $0.filter { files[$0] == nil } } ?? FileIO.regularFiles(under: output.path).filter { files[$0] == nil }
         let outputExists = FileManager.default.fileExists(atPath: output.path)
         if outputExists && result.written == 0 && removed.isEmpty {
             discard()

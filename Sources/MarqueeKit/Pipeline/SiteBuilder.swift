@@ -177,7 +177,7 @@ public struct SiteBuilder: Sendable {
         timings.lap("lay out")
         let staged = try StagedOutput(output: site.output, expectedFiles: previous?.files.count ?? 0)
         let result: StagedOutput.Result
-        let listing: Set<String>?
+        let listing: Dictionary<String, FileRecord>.Keys?
         do {
             let plugins = site.plugins
             let output = OutputSet(staged: staged, previous: previous, environment: environment) { (file: inout OutputFile) throws(BuildError) in
