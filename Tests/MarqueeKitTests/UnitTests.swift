@@ -857,6 +857,14 @@ struct BuildMemoTests {
 struct ParallelMapTests {
     struct Refused: Error, Equatable { let index: Int }
 
+    /// Each result comes back in its own place, whichever finishes first.
+    @Test func concurrentlyReturnsBothResultsInPlace() {
+        for _ in 0..<50 {
+            let (sum, text) = concurrently({ (1...2_000).reduce(0, +) }, { String(repeating: "ab", count: 3) })
+            #expect(sum == 2_001_000 && text == "ababab")
+        }
+    }
+
     @Test func keepsOrderAndReportsTheFirstFailureInOrder() throws {
         let numbers = Array(0..<5_000)
         #expect(try numbers.concurrentMap { (n: Int) throws(Refused) -> String in "#\(n)" } == numbers.map { "#\($0)" })

@@ -107,7 +107,8 @@ final class StagedOutput: Sendable {
         var result = Result()
         result.written = files.values.filter { $0 }.count
         result.unchanged = files.count - result.written
-        let removed = known.map { $0.filter { files[$0] == nil } } ?? FileIO.regularFiles(under: output.path).filter { files[$0] == nil }
+        let isRemoved = { (path: String) in files[path] == nil }
+        let removed = known.map { $0.filter(isRemoved) } ?? FileIO.regularFiles(under: output.path).filter(isRemoved)
         let outputExists = FileManager.default.fileExists(atPath: output.path)
         if outputExists && result.written == 0 && removed.isEmpty {
             discard()

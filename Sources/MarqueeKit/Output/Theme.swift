@@ -48,34 +48,17 @@ public struct Theme: Sendable {
 
         MustacheContentTypes.register(FastHTMLContentType(), named: FastHTMLContentType.name)
         let themeFiles = files, assetFiles = files.filter { $0.key.hasPrefix("assets/") }
-        // Three independent parts of a few milliseconds each, on every build (no-op ones too):
-        // the assets (hashing 5 MB of fonts), the templates (parsed and compiled), and the
-        // metrics' description (by reflection), made side by side.
-        let parts = [Part.assets, .templates, .metricsDescription].concurrentMap { part -> PartResult in
-            switch part {
-            case .assets: return .assets(Result { () throws(BuildError) in try ThemeAssets.make(themeFiles: assetFiles, metrics: metrics) })
-            case .templates: return .templates(Result { () throws(BuildError) in try templates(in: themeFiles) })
-            case .metricsDescription: return .metricsDescription(StableDescription.of(metrics))
-            }
-        }
-        guard case .assets(let assetsResult) = parts[0], case .templates(let templatesResult) = parts[1],
-              case .metricsDescription(let metricsDescription) = parts[2] else { fatalError("parts come back in order") }
+        // Independent parts of a few milliseconds each, on every build (no-op ones too), made side
+        // by side: the assets (hashing 5 MB of fonts), and the templates (parsed and compiled)
+        // with the metrics' description (by reflection).
+        let (assetsResult, (templatesResult, metricsDescription)) = concurrently(
+            { Result { () throws(BuildError) in try ThemeAssets.make(themeFiles: assetFiles, metrics: metrics) } },
+            { (Result { () throws(BuildError) in try templates(in: themeFiles) }, StableDescription.of(metrics)) })
         let (library, templateTexts) = try templatesResult.get()
         let assets = try assetsResult.get()
         return Theme(
             metrics: metrics, templates: library, pages: PageTemplates(texts: templateTexts, library: library), assets: assets,
             fingerprint: fingerprint(templates: templateTexts, assets: assets, metricsDescription: metricsDescription))
-    }
-
-    /// The parts of ``load(siteRoot:metrics:)`` made side by side.
-    private enum Part: Sendable {
-        case assets, templates, metricsDescription
-    }
-
-    private enum PartResult: Sendable {
-        case assets(Result<ThemeAssets, BuildError>)
-        case templates(Result<(MustacheLibrary, [String: String]), BuildError>)
-        case metricsDescription(String)
     }
 
     /// The theme's templates (the `.mustache` files at the top of `files`), parsed, and their

@@ -67,3 +67,22 @@ extension Array where Element: Sendable {
         }
     }
 }
+
+/// Runs `first` and `second` at the same time (each on a core of its own when there are two) and
+/// returns both results: for a few independent pieces of serial work.
+func concurrently<First: Sendable, Second: Sendable>(
+    _ first: @Sendable () -> First, _ second: @Sendable () -> Second
+) -> (First, Second) {
+    let results = Locked<(First?, Second?)>((nil, nil))
+    DispatchQueue.concurrentPerform(iterations: 2) { index in
+        if index == 0 {
+            let value = first()
+            results.withLock { $0.0 = value }
+        } else {
+            let value = second()
+            results.withLock { $0.1 = value }
+        }
+    }
+    let (firstResult, secondResult) = results.withLock { $0 }
+    return (firstResult!, secondResult!)
+}
