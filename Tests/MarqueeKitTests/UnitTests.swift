@@ -913,7 +913,7 @@ struct ItemCopyTests {
 @Suite("Pagination")
 struct PaginationTests {
     func labels(current: Int, total: Int) -> [String] {
-        let listing = PageWriter.Listing(folder: "", heading: "All", items: [], isGallery: true)
+        let listing = PageWriter.Listing(folder: "", heading: "All", items: [], digests: [], isGallery: true)
         guard case .list(let pages) = PageWriter.pagination(listing, current: current, total: total, root: "")?["pages"] else { return [] }
         return pages.map { page in
             guard case .object(let values) = page else { return "?" }

@@ -14,34 +14,36 @@ public struct PageWriter: Plugin {
     public func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {
         let renderer = PageRenderer(context: context)
         let pageSize = context.config.pageSize
+        // Each item's digest, by position (looked up once per page that shows the item).
+        let digests = Self.digests(of: items)
         let sources = Self.group(items, by: { $0.source })
         let authors = Self.group(items, by: { $0.author })
         let sourceLinks = Self.folders(for: sources.map(\.key), under: "sources")
         let authorLinks = Self.folders(for: authors.map(\.key), under: "by")
+        func listing(_ group: (key: String, positions: [Int]), folder: String, heading: String) -> Listing {
+            Listing(folder: folder, heading: heading, items: group.positions.map { items[$0] }, digests: group.positions.map { digests[$0] }, isGallery: false)
+        }
 
-        var listings: [Listing] = [Listing(folder: "", heading: context.config.title, items: items, isGallery: true)]
+        let gallery = Listing(folder: "", heading: context.config.title, items: items, digests: digests, isGallery: true)
+        var listings = [gallery]
         // With a single source its listing would repeat the gallery page for page.
         if sources.count > 1 {
-            listings += sources.map { Listing(folder: sourceLinks[$0.key]!, heading: $0.key, items: $0.items, isGallery: false) }
+            listings += sources.map { listing($0, folder: sourceLinks[$0.key]!, heading: $0.key) }
         }
-        listings += authors.map { Listing(folder: authorLinks[$0.key]!, heading: "By \($0.key)", items: $0.items, isGallery: false) }
+        listings += authors.map { listing($0, folder: authorLinks[$0.key]!, heading: "By \($0.key)") }
         let shownSources = sources.count > 1 ? sourceLinks : [:]
 
-        // Every listing page, as (listing, page number, its items).
+        // Every listing page, as (listing, page number, the positions of its items in the listing).
         var listingPages: [ListingPage] = []
-        var home: [String: String] = [:]  // item id → the gallery page that shows it
         for listing in listings {
             let count = max(1, (listing.items.count + pageSize - 1) / pageSize)
             for page in 1...count {
-                let slice = Array(listing.items[min((page - 1) * pageSize, listing.items.count)..<min(page * pageSize, listing.items.count)])
-                if listing.isGallery { for item in slice { home[item.id] = listing.folder(page: page) } }
-                listingPages.append(ListingPage(listing: listing, number: page, total: count, items: slice))
+                let shown = min((page - 1) * pageSize, listing.items.count)..<min(page * pageSize, listing.items.count)
+                listingPages.append(ListingPage(listing: listing, number: page, total: count, shown: shown))
             }
         }
 
         let config = context.config
-        let homes = home
-        let digests = Self.digests(of: items)
         // The sources navigation, the same on every listing page but for which one is current.
         var navigation = StableHasher("sources")
         for source in sources {
@@ -58,17 +60,18 @@ public struct PageWriter: Plugin {
             var inputs = StableHasher("listing-page")
             inputs.combine(listing.heading)
             for number in [listing.isGallery ? 1 : 0, page.number, page.total, listing.items.count] { inputs.combine(number) }
-            for digest in [sourcesDigest] + page.items.map({ digests[$0.id]! }) { inputs.combine(Int(truncatingIfNeeded: digest)) }
+            inputs.combine(Int(truncatingIfNeeded: sourcesDigest))
+            for digest in listing.digests[page.shown] { inputs.combine(Int(truncatingIfNeeded: digest)) }
             let title = page.number == 1 ? listing.heading : "\(listing.heading) · page \(page.number)"
             try renderer.writePage(
                 "gallery", path: path, inputs: inputs.value,
                 title: listing.isGallery && page.number == 1 ? title : "\(title) · \(config.title)",
-                description: config.description, into: output
+                description: config.description, root: root, into: output
             ) {
                 var values = renderer.common(root: root)
                 values["heading"] = .text(listing.heading)
                 values["isGallery"] = .flag(listing.isGallery)
-                values["items"] = .list(page.items.map { .object(renderer.cell($0, root: root)) })
+                values["items"] = .list(listing.items[page.shown].map { .object(renderer.cell($0, root: root)) })
                 values["count"] = .number(listing.items.count)
                 values["expand"] = .text(config.expand.rawValue)
                 values["sources"] = .list(shownSources.isEmpty ? [] : sources.map { source in
@@ -81,18 +84,22 @@ public struct PageWriter: Plugin {
                 return values
             }
         }
-        _ = try items.concurrentMap { item in
+        _ = try Array(items.indices).concurrentMap { position in
+            let item = items[position]
             let path = "items/\(item.slug)/index.html"
             let root = SiteURL.relativeRoot(fromPage: path)
-            let home = homes[item.id] ?? ""
+            // The gallery page that shows the item.
+            let home = gallery.folder(page: position / pageSize + 1)
             let authorFolder = item.author.flatMap { authorLinks[$0] }
             let sourceFolder = shownSources[item.source]
             var inputs = StableHasher("item-page")
-            inputs.combine(Int(truncatingIfNeeded: digests[item.id]!))
-            for text in [home, authorFolder ?? "\u{0}", sourceFolder ?? "\u{0}"] { inputs.combine(text) }
+            inputs.combine(Int(truncatingIfNeeded: digests[position]))
+            inputs.combine(home)
+            inputs.combine(authorFolder ?? "\u{0}")
+            inputs.combine(sourceFolder ?? "\u{0}")
             try renderer.writePage(
                 "item", path: path, inputs: inputs.value, title: "\(item.title) · \(config.title)", description: item.intro,
-                image: ImageChoice.largest(item.images), into: output
+                image: ImageChoice.largest(item.images), root: root, into: output
             ) {
                 var values = renderer.common(root: root)
                 var detail = renderer.detail(item, root: root)
@@ -105,21 +112,21 @@ public struct PageWriter: Plugin {
         }
     }
 
-    /// Each item's ``Item/combine(into:)`` digest, by id.
-    static func digests(of items: [Item]) -> [String: UInt64] {
-        let values = items.concurrentMap { item in
+    /// Each item's ``Item/combine(into:)`` digest, in the items' order.
+    static func digests(of items: [Item]) -> [UInt64] {
+        items.concurrentMap { item in
             var hasher = StableHasher("item")
             item.combine(into: &hasher)
             return hasher.value
         }
-        return Dictionary(zip(items.map(\.id), values), uniquingKeysWith: { first, _ in first })
     }
 
     struct ListingPage: Sendable {
         let listing: Listing
         let number: Int
         let total: Int
-        let items: [Item]
+        /// The positions in `listing.items` of the items this page shows.
+        let shown: Range<Int>
     }
 
     struct Listing: Sendable {
@@ -127,6 +134,8 @@ public struct PageWriter: Plugin {
         let folder: String
         let heading: String
         let items: [Item]
+        /// The digests of `items`, in the same order.
+        let digests: [UInt64]
         let isGallery: Bool
 
         func folder(page: Int) -> String { page == 1 ? folder : folder + "page/\(page)/" }
@@ -152,14 +161,15 @@ public struct PageWriter: Plugin {
         return values
     }
 
-    /// Items grouped by a key, groups in order of first appearance; items without a key are left out.
-    static func group(_ items: [Item], by key: (Item) -> String?) -> [(key: String, items: [Item])] {
+    /// The positions of the items grouped by a key, groups in order of first appearance; items
+    /// without a key are left out.
+    static func group(_ items: [Item], by key: (Item) -> String?) -> [(key: String, positions: [Int])] {
         var order: [String] = []
-        var groups: [String: [Item]] = [:]
-        for item in items {
+        var groups: [String: [Int]] = [:]
+        for (position, item) in items.enumerated() {
             guard let value = key(item)?.trimmed(newlines: false), !value.isEmpty else { continue }
             if groups[value] == nil { order.append(value) }
-            groups[value, default: []].append(item)
+            groups[value, default: []].append(position)
         }
         return order.map { ($0, groups[$0]!) }
     }
