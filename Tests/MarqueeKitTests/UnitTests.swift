@@ -640,6 +640,18 @@ struct StableHasherTests {
         #expect(split.value != other.value)
     }
 
+    /// A string is hashed as exactly its UTF-8 bytes, whether it is stored inline (up to 15
+    /// bytes), in its own buffer, or taken from a larger string.
+    @Test func aStringHashesAsItsBytes() {
+        let long = String(repeating: "Ünïcödé and ASCII, ", count: 9)
+        for text in ["", "short", "fifteen bytes!!", long, String(long.dropFirst(3)), String(long.prefix(20))] {
+            var asText = StableHasher("test"), asBytes = StableHasher("test")
+            asText.combine(text)
+            asBytes.combine(bytes: Data(text.utf8))
+            #expect(asText.value == asBytes.value, "\(text.utf8.count) bytes")
+        }
+    }
+
     /// Long texts are hashed in four lanes: words that trade places, between lanes or within
     /// one, must still change the hash.
     @Test func wordOrderMattersInLongTexts() {

@@ -34,6 +34,9 @@ public struct StableHasher: Sendable {
 
     /// Adds a string (its length too, so `"ab" + "c"` and `"a" + "bc"` differ).
     public mutating func combine(_ text: String) {
+        // In place when the string's bytes are at hand (a native string), without the copy (a
+        // retain and release) that `withUTF8` needs.
+        if let done: Void = text.utf8.withContiguousStorageIfAvailable({ combine(UnsafeRawBufferPointer($0)) }) { return done }
         var text = text
         text.withUTF8 { combine(UnsafeRawBufferPointer($0)) }
     }
