@@ -553,6 +553,22 @@ struct LayoutEngineTests {
         #expect(ImageChoice.bestFit(candidates, box: 100)?.url == "m")
         #expect(ImageChoice.largest(candidates)?.url == "full")
     }
+
+    /// Line counts are remembered between builds as text: they read back exactly, and text that
+    /// is not line counts reads as nothing (the layout is then worked out again).
+    @Test func lineCountsReadBackFromTheMemo() {
+        let samples = [
+            LayoutEngine.LineCounts(title: [1, 2, 3], description: [14, 9, 6], blocks: 4, isEstimated: false),
+            LayoutEngine.LineCounts(title: [2], description: [0], blocks: 0, isEstimated: true),
+            LayoutEngine.LineCounts(title: [], description: [], blocks: 1, isEstimated: false),
+        ]
+        for counts in samples {
+            #expect(LayoutEngine.LineCounts(memoText: counts.memoText) == counts, "\(counts.memoText)")
+        }
+        for text in ["", "x 1 2 3", "- 1 2", "- 1 2 a", "e 1 99999999 2"] {
+            #expect(LayoutEngine.LineCounts(memoText: text) == nil, "\(text)")
+        }
+    }
 }
 
 @Suite("Markdown URLs")

@@ -60,6 +60,7 @@ extension LayoutEngine.LineCounts {
     /// Reads ``memoText``; nil when the text is not line counts.
     init?(memoText: String) {
         var numbers: [Int] = []
+        numbers.reserveCapacity(8)
         var current = -1
         var utf8 = memoText.utf8.makeIterator()
         guard let flag = utf8.next(), flag == UInt8(ascii: "e") || flag == UInt8(ascii: "-") else { return nil }
@@ -77,10 +78,13 @@ extension LayoutEngine.LineCounts {
         }
         if current >= 0 { numbers.append(current) }
         guard let blocks = numbers.first, numbers.count % 2 == 1 else { return nil }
-        let pairs = numbers.dropFirst()
-        self.init(
-            title: pairs.enumerated().filter { $0.offset % 2 == 0 }.map(\.element),
-            description: pairs.enumerated().filter { $0.offset % 2 == 1 }.map(\.element),
-            blocks: blocks, isEstimated: flag == UInt8(ascii: "e"))
+        var title: [Int] = [], description: [Int] = []
+        title.reserveCapacity(numbers.count / 2)
+        description.reserveCapacity(numbers.count / 2)
+        for index in stride(from: 1, to: numbers.count, by: 2) {
+            title.append(numbers[index])
+            description.append(numbers[index + 1])
+        }
+        self.init(title: title, description: description, blocks: blocks, isEstimated: flag == UInt8(ascii: "e"))
     }
 }

@@ -63,7 +63,13 @@ public final class BuildMemo: Sendable {
     private func storedEntries() -> StoredEntries? {
         guard let file else { return nil }
         return previous.withLock { stored in
-            if stored == nil { stored = StoredEntries(file: file, firstLine: firstLine) }
+            if stored == nil {
+                let entries = StoredEntries(file: file, firstLine: firstLine)
+                // Room for every key to be looked up, so the set never grows (rehashing all of
+                // it) while the other lookups wait for its lock.
+                used.withLock { $0.reserveCapacity(entries.count) }
+                stored = entries
+            }
             return stored
         }
     }
@@ -222,6 +228,9 @@ private final class StoredEntries: Sendable {
 
     /// The file's size as read; 0 when it was missing or damaged.
     var size: Int { bytes.count }
+
+    /// How many keys the file holds.
+    var count: Int { offsets.count }
 
     /// Bytes the entry under `key` takes in the file, with its key and length.
     func entrySize(for key: UInt64) -> Int? {

@@ -125,6 +125,8 @@ public struct Item: Sendable {
 
         /// See ``Item/combine(into:)``. Fed field by field, in place: array literals of the fields,
         /// or a copy of them all, cost more retains and allocations than the hashing itself.
+        /// (Inlined: called on the storage's fields, it would first copy all of them.)
+        @inline(__always)
         func combine(into hasher: inout StableHasher) {
             hasher.combine(id)
             hasher.combine(source)
@@ -195,7 +197,7 @@ public struct Item: Sendable {
 extension Item {
     /// The title as one line of text with its badges, as the cell shows it.
     public var titleLine: String {
-        ([title] + badges).joined(separator: " ")
+        badges.isEmpty ? title : ([title] + badges).joined(separator: " ")
     }
 
     /// Adds everything a page can show of the item to `hasher`: every field as the pipeline left
