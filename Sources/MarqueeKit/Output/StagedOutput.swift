@@ -103,12 +103,21 @@ final class StagedOutput: Sendable {
     /// is what the output holds when the caller knows it (any collection that can tell whether it
     /// holds a path quickly, such as a set or a dictionary's keys); otherwise the output is read.
     func commit(existing known: (some Collection<String>)?) throws(BuildError) -> Result {
-        let files = entries.withLock { $0 }.mapValues(\.written)
+        let files = entries.withLock { $0 }
+        let written = files.filter(\.value.written).map(\.key)
         var result = Result()
-        result.written = files.values.filter { $0 }.count
+        result.written = written.count
         result.unchanged = files.count - result.written
         let isRemoved = { (path: String) in files[path] == nil }
-        let removed = known.map { $0.filter(isRemoved) } ?? FileIO.regularFiles(under: output.path).filter(isRemoved)
+        let removed: [String]
+        if let known {
+            // Every file kept is in the output, so in `known`: when the kept files and the written
+            // ones `known` holds are all of it, nothing is removed (no lookup per known file).
+            let replaced = written.count(where: known.contains)
+            removed = result.unchanged + replaced == known.count ? [] : known.filter(isRemoved)
+        } else {
+            removed = FileIO.regularFiles(under: output.path).filter(isRemoved)
+        }
         let outputExists = FileManager.default.fileExists(atPath: output.path)
         if outputExists && result.written == 0 && removed.isEmpty {
             discard()
@@ -116,14 +125,13 @@ final class StagedOutput: Sendable {
         }
         let changes = result.written + removed.count
         if outputExists && (changes <= Self.inPlaceLimit.files || Double(changes) <= Double(files.count) * Self.inPlaceLimit.share) {
-            let journal = ChangeJournal(
-                output: output, staging: staging, moves: files.filter(\.value).map(\.key).sorted(), removals: removed.sorted())
+            let journal = ChangeJournal(output: output, staging: staging, moves: written.sorted(), removals: removed.sorted())
             try journal.apply()
             result.changes = (journal.moves, journal.removals)
             return result
         }
         do throws(BuildError) {
-            for (path, written) in files where !written {
+            for (path, entry) in files where !entry.written {
                 let target = stagingPrefix + path
                 try FileIO.makeFolders(String(target[..<target.lastIndex(of: "/")!]))
                 guard link(outputPrefix + path, target) == 0 else { throw FileIO.failure(target) }
