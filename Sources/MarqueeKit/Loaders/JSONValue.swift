@@ -322,6 +322,14 @@ public struct JSONParser {
     /// Moves `index` to the next quote, backslash or control character (or the end), eight
     /// bytes at a time while none of them is one (descriptions are long runs of plain text).
     private mutating func skipPlainText() {
+        // Sixteen bytes at a time (one compare per kind of byte, on SSE2 or NEON), then eight.
+        let quotes = SIMD16<UInt8>(repeating: 0x22), backslashes = SIMD16<UInt8>(repeating: 0x5C)
+        let spaces = SIMD16<UInt8>(repeating: 0x20)
+        while index + 16 <= bytes.count {
+            let chunk = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: SIMD16<UInt8>.self)
+            if any((chunk .== quotes) .| (chunk .== backslashes) .| (chunk .< spaces)) { break }
+            index += 16
+        }
         let ones: UInt64 = 0x0101_0101_0101_0101, highBits: UInt64 = 0x8080_8080_8080_8080
         while index + 8 <= bytes.count {
             let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
