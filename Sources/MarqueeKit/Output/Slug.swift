@@ -57,13 +57,15 @@ public enum Slug {
         for index in items.indices {
             let base = bases[index]
             var slug = base
-            var counter = nextSuffix[base] ?? 2
-            while taken.contains(slug) {
-                slug = "\(base)-\(counter)"
-                counter += 1
+            // Most bases are free: one insertion and done.
+            if !taken.insert(base).inserted {
+                var counter = nextSuffix[base] ?? 2
+                repeat {
+                    slug = "\(base)-\(counter)"
+                    counter += 1
+                } while !taken.insert(slug).inserted
+                nextSuffix[base] = counter
             }
-            nextSuffix[base] = counter
-            taken.insert(slug)
             items[index].slug = slug
         }
     }
