@@ -24,8 +24,8 @@ public struct LayoutPlugin: Plugin {
         if let basicLines { metrics.basicCollapsedLines = basicLines }
         let engine = LayoutEngine(metrics: metrics, measurer: try context.theme.measurer, imageCollapsedLines: imageLines)
         // Everything a plan depends on besides the item: the metrics and the fonts (by content).
-        var settings = StableHasher("layout-1")
-        settings.combine(StableDescription.of(metrics) + "|\(imageLines ?? -1)")
+        var settings = StableHasher("layout-2")
+        settings.combine(context.theme.metricsDescription + "|\(basicLines ?? -1)|\(imageLines ?? -1)")
         // The asset names carry each font's content hash; the metrics name the files only by path.
         let assets = context.theme.assets
         settings.combine(assets.regularFont + assets.boldFont + assets.fallbackFont)

@@ -19,6 +19,9 @@ public struct Theme: Sendable {
     /// asset's path and contents, and the metrics. Part of what a rebuild compares (see
     /// ``BuildState/environment(of:)``), so that an edit to any of them is seen.
     public let fingerprint: String
+    /// ``metrics`` as ``StableDescription`` gives it (worked out once: by reflection, it costs
+    /// about a millisecond).
+    let metricsDescription: String
     /// Measures text in the theme's fonts, parsed on first use (once per process): a rebuild
     /// that finds nothing changed never needs them.
     public var measurer: TextMeasurer {
@@ -34,7 +37,9 @@ public struct Theme: Sendable {
     /// The same theme with its pages rendered by swift-mustache itself, not by the compiled
     /// renderer (see ``PageTemplates``): pages come out the same, only slower.
     var renderedBySwiftMustache: Theme {
-        Theme(metrics: metrics, templates: templates, pages: pages.renderedBySwiftMustache, assets: assets, fingerprint: fingerprint)
+        Theme(
+            metrics: metrics, templates: templates, pages: pages.renderedBySwiftMustache, assets: assets, fingerprint: fingerprint,
+            metricsDescription: metricsDescription)
     }
 
     /// The templates every theme must provide.
@@ -58,7 +63,8 @@ public struct Theme: Sendable {
         let assets = try assetsResult.get()
         return Theme(
             metrics: metrics, templates: library, pages: PageTemplates(texts: templateTexts, library: library), assets: assets,
-            fingerprint: fingerprint(templates: templateTexts, assets: assets, metricsDescription: metricsDescription))
+            fingerprint: fingerprint(templates: templateTexts, assets: assets, metricsDescription: metricsDescription),
+            metricsDescription: metricsDescription)
     }
 
     /// The theme's templates (the `.mustache` files at the top of `files`), parsed, and their
