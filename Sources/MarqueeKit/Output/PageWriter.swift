@@ -21,7 +21,9 @@ public struct PageWriter: Plugin {
         let sourceLinks = Self.folders(for: sources.map(\.key), under: "sources")
         let authorLinks = Self.folders(for: authors.map(\.key), under: "by")
         func listing(_ group: (key: String, positions: [Int]), folder: String, heading: String) -> Listing {
-            Listing(folder: folder, heading: heading, items: group.positions.map { items[$0] }, digests: group.positions.map { digests[$0] }, isGallery: false)
+            Listing(
+                folder: folder, heading: heading, items: group.positions.map { items[$0] },
+                digests: group.positions.map { digests[$0] }, isGallery: false)
         }
 
         let gallery = Listing(folder: "", heading: context.config.title, items: items, digests: digests, isGallery: true)
