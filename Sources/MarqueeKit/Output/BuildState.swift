@@ -35,7 +35,12 @@ struct BuildState: Equatable {
     func save(for site: Site) {
         let target = Self.file(for: site)
         try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try? Data(bytes).write(to: target, options: .atomic)
+        // Written from the array's own memory (a copy into `Data` was a tenth of saving).
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            try? Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none)
+                .write(to: target, options: .atomic)
+        }
     }
 
     /// The `inputs` that the state at `file(for: site)` recorded, read from its first line only
@@ -58,7 +63,11 @@ struct BuildState: Equatable {
     /// than the rest of saving a large site's state).
     private var bytes: [UInt8] {
         var bytes = Array("\(Self.version) \(fingerprint) \(environment) \(inputs) \(items) \(pages)\n".utf8)
-        bytes.reserveCapacity(bytes.count + files.count * 72 + folders.count * 48)
+        // Room for the longest lines these can make (a number takes at most 20 digits and a
+        // sign, a digest 16), so that the megabyte of a large site's state is never copied to
+        // grow it.
+        bytes.reserveCapacity(
+            bytes.count + files.keys.reduce(0) { $0 + $1.utf8.count + 62 } + folders.keys.reduce(0) { $0 + $1.utf8.count + 27 })
         for (path, record) in files {
             Self.append(decimal: record.stamp.size, to: &bytes)
             bytes.append(UInt8(ascii: " "))
