@@ -308,8 +308,10 @@ extension BuildState {
         else { return nil }
         var files: [String: FileRecord] = [:]
         var folders: [String: Int64] = [:]
-        // About one line per 50 bytes (not trusting the header's count: the file may be damaged).
+        // About one line per 50 bytes (not trusting the header's count: the file may be damaged);
+        // about as many folders as files when every page has its own.
         files.reserveCapacity(bytes.count / 50)
+        folders.reserveCapacity(bytes.count / 100)
         while offset < bytes.count {
             let first = field(), time = number(field()), digest = field(), path = string(field(last: true))
             guard let first, let time, let digest, let path else { return nil }
