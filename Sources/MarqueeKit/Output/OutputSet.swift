@@ -115,7 +115,12 @@ public enum SiteURL {
     /// The relative path from a page to the site root: `""` for `index.html`, `"../../"` for
     /// `items/x/index.html`.
     public static func relativeRoot(fromPage path: String) -> String {
-        String(repeating: "../", count: path.utf8.reduce(0) { $1 == UInt8(ascii: "/") ? $0 + 1 : $0 })
+        // Counted over the string's own bytes when it has them (`reduce` over the UTF-8 view was a
+        // few percent of checking 10,000 kept pages).
+        let slash = UInt8(ascii: "/")
+        let depth = path.utf8.withContiguousStorageIfAvailable { $0.count(where: { $0 == slash }) }
+            ?? path.utf8.count(where: { $0 == slash })
+        return String(repeating: "../", count: depth)
     }
 
     /// `html` with every site-root marker replaced by `root`; returns `html` untouched (and
