@@ -126,6 +126,7 @@ public struct SiteBuilder: Sendable {
         StagingCleanup.run(output: site.output)
         let memo = BuildMemo(file: BuildMemo.file(for: site))
         let context = BuildContext(root: site.root, config: site.config, theme: site.theme, memo: memo, progress: progress)
+        defer { keepUntilExit(context.takeValuesToRelease()) }
         let environment = BuildState.environment(of: site)
         // What the items come from, stamped before anything is read (a file changed while this
         // build runs then differs from what the state records, and the next build loads it).
