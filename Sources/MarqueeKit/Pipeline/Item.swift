@@ -122,55 +122,6 @@ public struct Item: Sendable {
         var badges: [String]
         var metadata: ItemMetadata
         var markdownRendering: MarkdownRendering?
-
-        /// See ``Item/combine(into:)``. Fed field by field, in place: array literals of the fields,
-        /// or a copy of them all, cost more retains and allocations than the hashing itself.
-        /// (Inlined: called on the storage's fields, it would first copy all of them.)
-        @inline(__always)
-        func combine(into hasher: inout StableHasher) {
-            hasher.combine(id)
-            hasher.combine(source)
-            hasher.combine(title)
-            hasher.combine(link ?? "\u{0}")
-            hasher.combine(intro)
-            hasher.combine(bodyHTML)
-            hasher.combine(author ?? "\u{0}")
-            hasher.combine(slug)
-            hasher.combine(images.count)
-            for image in images {
-                hasher.combine(image.url)
-                hasher.combine(image.width ?? -1)
-                hasher.combine(image.height ?? -1)
-                hasher.combine(image.isThumbnail ? 1 : 0)
-            }
-            hasher.combine(date.map { Int(truncatingIfNeeded: $0.timeIntervalSince1970.bitPattern) } ?? -1)
-            func combine(_ list: [String]) {
-                hasher.combine(list.count)
-                for text in list { hasher.combine(text) }
-            }
-            combine(tags)
-            combine(badges)
-            if let cell {
-                hasher.combine(cell.template.rawValue)
-                hasher.combine(cell.isEstimated ? 1 : 0)
-                for plan in cell.breakpoints {
-                    hasher.combine(plan.breakpoint)
-                    hasher.combine(plan.titleLines)
-                    hasher.combine(plan.descriptionLines)
-                    hasher.combine(plan.collapsedLines)
-                    hasher.combine(Int(truncatingIfNeeded: plan.collapsedHeight.bitPattern))
-                    hasher.combine(Int(truncatingIfNeeded: plan.expandedHeight.bitPattern))
-                }
-            } else {
-                hasher.combine("no cell")
-            }
-            let templateValues = metadata.templateValues
-            guard !templateValues.isEmpty else { return }
-            for (name, value) in templateValues.sorted(by: { $0.key < $1.key }) {
-                hasher.combine(name)
-                hasher.combine(value)
-            }
-        }
     }
 
     /// What ``markdownRendering`` holds.
@@ -204,7 +155,50 @@ extension Item {
     /// it, except `body` (pages show `bodyHTML`). Pages made from items and the site's settings
     /// are the same when their items' digests are. A new field must be added here.
     public func combine(into hasher: inout StableHasher) {
-        storage.fields.combine(into: &hasher)
+        // Field by field: array literals of the fields cost more retains and allocations than
+        // the hashing itself.
+        hasher.combine(id)
+        hasher.combine(source)
+        hasher.combine(title)
+        hasher.combine(link ?? "\u{0}")
+        hasher.combine(intro)
+        hasher.combine(bodyHTML)
+        hasher.combine(author ?? "\u{0}")
+        hasher.combine(slug)
+        hasher.combine(images.count)
+        for image in images {
+            hasher.combine(image.url)
+            hasher.combine(image.width ?? -1)
+            hasher.combine(image.height ?? -1)
+            hasher.combine(image.isThumbnail ? 1 : 0)
+        }
+        hasher.combine(date.map { Int(truncatingIfNeeded: $0.timeIntervalSince1970.bitPattern) } ?? -1)
+        func combine(_ list: [String]) {
+            hasher.combine(list.count)
+            for text in list { hasher.combine(text) }
+        }
+        combine(tags)
+        combine(badges)
+        if let cell {
+            hasher.combine(cell.template.rawValue)
+            hasher.combine(cell.isEstimated ? 1 : 0)
+            for plan in cell.breakpoints {
+                hasher.combine(plan.breakpoint)
+                hasher.combine(plan.titleLines)
+                hasher.combine(plan.descriptionLines)
+                hasher.combine(plan.collapsedLines)
+                hasher.combine(Int(truncatingIfNeeded: plan.collapsedHeight.bitPattern))
+                hasher.combine(Int(truncatingIfNeeded: plan.expandedHeight.bitPattern))
+            }
+        } else {
+            hasher.combine("no cell")
+        }
+        let templateValues = metadata.templateValues
+        guard !templateValues.isEmpty else { return }
+        for (name, value) in templateValues.sorted(by: { $0.key < $1.key }) {
+            hasher.combine(name)
+            hasher.combine(value)
+        }
     }
 
     /// The blocks of text in `bodyHTML`: those the markup stage read while rendering it, or read
