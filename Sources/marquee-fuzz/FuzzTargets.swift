@@ -16,7 +16,10 @@ enum FuzzTarget: String, CaseIterable {
         case .json:
             // Large arrays are parsed on every core: the result must be the one-core parse's, the
             // same value or the same error (line, column and message).
-            let onEveryCore = Result { () throws(JSONSyntaxError) -> JSONValue in try JSONParser.parse(data, parallelArrayBytes: 0) }
+            // Pieces of a few bytes: guesses land everywhere, inside strings and nested values too.
+            let onEveryCore = Result { () throws(JSONSyntaxError) -> JSONValue in
+                try JSONParser.parse(data, parallelArrayBytes: 0, pieceBytes: 1 + data.count % 13)
+            }
             let onOneCore = Result { () throws(JSONSyntaxError) -> JSONValue in try JSONParser.parse(data, parallelArrayBytes: .max) }
             if onEveryCore != onOneCore {
                 FileHandle.standardError.write(Data("the parses differ:\n\(onEveryCore)\n\(onOneCore)\n".utf8))

@@ -69,20 +69,31 @@ public struct JSONParser {
     /// 10 MB list into an array, and checking every index into it, cost a third of parsing).
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
-    /// Arrays at most this deep that span at least this many bytes are parsed on every core.
-    private let parallelArrays: (depth: Int, bytes: Int)
+    /// Arrays at most this deep, starting at least this many bytes before the document's end,
+    /// are parsed on every core, in pieces of about `pieceBytes` (nil: a few per core).
+    private let parallelArrays: (depth: Int, bytes: Int, pieceBytes: Int?)
+    /// How many pieces the last array parsed on every core was parsed in.
+    private var piecesParsed = 0
 
-    /// Parses a whole document. `parallelArrayBytes` is for tests: the result is the same
-    /// (the same value, or the same error) whatever it is.
-    public static func parse(_ data: Data, parallelArrayBytes: Int = parallelArrayBytes) throws(JSONSyntaxError) -> JSONValue {
-        let result = data.withUnsafeBytes { raw -> Result<JSONValue, JSONSyntaxError> in
-            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), parallelArrays: (parallelArrayDepth, parallelArrayBytes))
-            return Result { () throws(JSONSyntaxError) -> JSONValue in try parser.parseDocument() }
+    /// Parses a whole document. `parallelArrayBytes` and `pieceBytes` are for tests: the result
+    /// is the same (the same value, or the same error) whatever they are.
+    public static func parse(_ data: Data, parallelArrayBytes: Int = parallelArrayBytes, pieceBytes: Int? = nil) throws(JSONSyntaxError) -> JSONValue {
+        try parseCountingPieces(data, parallelArrayBytes: parallelArrayBytes, pieceBytes: pieceBytes).value
+    }
+
+    /// ``parse(_:parallelArrayBytes:pieceBytes:)``, and how many pieces the last array parsed on
+    /// every core was parsed in (0 when none was): for tests.
+    static func parseCountingPieces(
+        _ data: Data, parallelArrayBytes: Int = parallelArrayBytes, pieceBytes: Int? = nil
+    ) throws(JSONSyntaxError) -> (value: JSONValue, pieces: Int) {
+        let result = data.withUnsafeBytes { raw -> Result<(JSONValue, Int), JSONSyntaxError> in
+            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), parallelArrays: (parallelArrayDepth, parallelArrayBytes, pieceBytes))
+            return Result { () throws(JSONSyntaxError) -> (JSONValue, Int) in (try parser.parseDocument(), parser.piecesParsed) }
         }
         return try result.get()
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, parallelArrays: (depth: Int, bytes: Int), index: Int = 0) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, parallelArrays: (depth: Int, bytes: Int, pieceBytes: Int?), index: Int = 0) {
         self.bytes = bytes
         self.parallelArrays = parallelArrays
         self.index = index
@@ -197,73 +208,106 @@ public struct JSONParser {
     }
 
     /// The array starting at `index`, its elements parsed on every core, with `index` moved past
-    /// it; nil (and `index` unmoved) when the array is small, or anything about it is not plain
-    /// valid JSON: the caller then parses it on one core, which finds and reports the first
-    /// problem exactly.
+    /// it; nil (and `index` unmoved) when its elements are not objects (or arrays), or anything
+    /// about it is not plain valid JSON: the caller then parses it on one core, which finds and
+    /// reports the first problem exactly.
     ///
-    /// A quick scan finds the commas between the elements (skipping strings); each element is then
-    /// parsed from its start, as the one-core parse would, and must end exactly where the scan
-    /// found its comma. So the elements are the values the one-core parse makes.
+    /// The bytes after `[` are cut into pieces, one core's work each, without reading them first.
+    /// Every piece but the first starts at a guessed element: the first `{` after the piece's
+    /// cut whose previous non-blank bytes are `},`. A piece's elements are parsed from its start
+    /// until they reach the next piece's start. The first piece starts at a true element, and a
+    /// piece that starts at one and stops exactly at the next piece's guess proves that guess
+    /// true too; so when every piece links up with the next, the elements are the values the
+    /// one-core parse makes. A guess inside a string or deeper in an element does not link up.
     private mutating func parseArrayOnEveryCore(depth: Int) -> JSONValue? {
-        guard let (ends, close) = elementEnds(ofArrayAt: index), close - index >= parallelArrays.bytes, ends.count > 1 else { return nil }
-        let starts = [index + 1] + ends.dropLast().map { $0 + 1 }
+        var first = index + 1
+        while first < bytes.count, Self.isBlank(bytes[first]) { first += 1 }
+        guard first < bytes.count, bytes[first] == UInt8(ascii: "{") || bytes[first] == UInt8(ascii: "[") else { return nil }
+        let opening = bytes[first], closing = opening == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        let pieceBytes = parallelArrays.pieceBytes
+            ?? Swift.max(64 * 1024, (bytes.count - first) / (4 * ProcessInfo.processInfo.activeProcessorCount))
+        var starts = [first]
+        var cut = first + pieceBytes
+        while cut < bytes.count, let guess = guessedElement(from: cut, opening: opening, closing: closing) {
+            starts.append(guess)
+            cut = Swift.max(guess + 1, cut + pieceBytes)
+        }
+        guard starts.count > 1 else { return nil }
         nonisolated(unsafe) let bytes = bytes
-        let serial = (depth: -1, bytes: Int.max)
-        let elements = Array(zip(starts, ends)).concurrentMap { start, end -> JSONValue? in
-            var parser = JSONParser(bytes: bytes, parallelArrays: serial, index: start)
-            parser.skipWhitespace()
-            guard parser.index < end, let value = try? parser.parseValue(depth: depth) else { return nil }
-            parser.skipWhitespace()
-            return parser.index == end ? value : nil
+        let guesses = starts
+        let serial = (depth: -1, bytes: Int.max, pieceBytes: Int?.none)
+        let pieces = Array(guesses.indices).concurrentMap { piece -> (elements: [JSONValue], end: PieceEnd) in
+            var parser = JSONParser(bytes: bytes, parallelArrays: serial, index: guesses[piece])
+            let next = piece + 1 < guesses.count ? guesses[piece + 1] : Int.max
+            return parser.elements(depth: depth, until: next)
         }
         var values: [JSONValue] = []
-        values.reserveCapacity(elements.count)
-        for element in elements {
-            guard let element else { return nil }
-            values.append(element)
-        }
-        index = close + 1
-        return .array(values)
-    }
-
-    /// Where each element of the array whose `[` is at `open` ends (the offset of the comma or
-    /// `]` after it) and where the array's `]` is; nil when the scan meets the end of the
-    /// document, a control character in a string, or a closing bracket that does not match.
-    private func elementEnds(ofArrayAt open: Int) -> (ends: [Int], close: Int)? {
-        var ends: [Int] = []
-        var nesting: [UInt8] = [UInt8(ascii: "]")]
-        // A parser only for its way of skipping strings eight bytes at a time.
-        var scanner = JSONParser(bytes: bytes, parallelArrays: (-1, Int.max), index: open + 1)
-        while scanner.index < bytes.count {
-            let byte = bytes[scanner.index]
-            switch byte {
-            case UInt8(ascii: "\""):
-                scanner.index += 1
-                while true {
-                    scanner.skipPlainText()
-                    guard scanner.index < bytes.count else { return nil }
-                    let stop = bytes[scanner.index]
-                    if stop == UInt8(ascii: "\"") { break }
-                    if stop < 0x20 { return nil }
-                    scanner.index += 2  // a backslash and the character it escapes
-                }
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                guard nesting.count < Self.maximumDepth else { return nil }
-                nesting.append(byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: "}"))
-            case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                guard nesting.removeLast() == byte else { return nil }
-                if nesting.isEmpty {
-                    ends.append(scanner.index)
-                    return (ends, scanner.index)
-                }
-            case UInt8(ascii: ","):
-                if nesting.count == 1 { ends.append(scanner.index) }
-            default:
-                break
+        values.reserveCapacity(pieces.reduce(0) { $0 + $1.elements.count })
+        for (piece, (elements, end)) in pieces.enumerated() {
+            values += elements
+            switch end {
+            case .closed(let close):
+                index = close + 1
+                piecesParsed = piece + 1
+                return .array(values)
+            case .reached(let next):
+                guard piece + 1 < starts.count, next == starts[piece + 1] else { return nil }
+            case .failed:
+                return nil
             }
-            scanner.index += 1
         }
         return nil
+    }
+
+    /// Where a piece of an array's elements stopped.
+    private enum PieceEnd {
+        /// At the start of an element at or after the next piece's start.
+        case reached(Int)
+        /// At the array's `]`.
+        case closed(Int)
+        /// At something that is not plain valid JSON (or a guess that was wrong).
+        case failed
+    }
+
+    /// The array's elements from `index` (an element's first byte) until the first element that
+    /// starts at `next` or later, or until the array's `]`.
+    private mutating func elements(depth: Int, until next: Int) -> (elements: [JSONValue], end: PieceEnd) {
+        var elements: [JSONValue] = []
+        while true {
+            guard let value = try? parseValue(depth: depth) else { return (elements, .failed) }
+            elements.append(value)
+            skipWhitespace()
+            guard index < bytes.count else { return (elements, .failed) }
+            if bytes[index] == UInt8(ascii: "]") { return (elements, .closed(index)) }
+            guard bytes[index] == UInt8(ascii: ",") else { return (elements, .failed) }
+            index += 1
+            skipWhitespace()
+            if index >= next { return (elements, .reached(index)) }
+        }
+    }
+
+    /// The first `opening` byte at or after `offset` whose previous non-blank bytes are `closing`
+    /// and a comma: most likely the start of an element of an array of objects (or arrays).
+    private func guessedElement(from offset: Int, opening: UInt8, closing: UInt8) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        var position = offset
+        while position < bytes.count, let found = memchr(base + position, Int32(opening), bytes.count - position) {
+            let candidate = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
+            var before = candidate - 1
+            while before >= 0, Self.isBlank(bytes[before]) { before -= 1 }
+            if before >= 0, bytes[before] == UInt8(ascii: ",") {
+                before -= 1
+                while before >= 0, Self.isBlank(bytes[before]) { before -= 1 }
+                if before >= 0, bytes[before] == closing { return candidate }
+            }
+            position = candidate + 1
+        }
+        return nil
+    }
+
+    /// JSON's whitespace.
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
