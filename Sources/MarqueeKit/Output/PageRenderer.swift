@@ -1,5 +1,13 @@
 import Foundation
 
+/// What the layout shows of a page besides its body: its title, the description for search
+/// engines and link previews, and the image for those previews.
+struct PageHead {
+    var title: String
+    var description: String
+    var image: ImageCandidate? = nil
+}
+
 /// Renders a body template, wraps it in the `layout` template, and builds the values both see.
 struct PageRenderer {
     let context: BuildContext
@@ -48,31 +56,29 @@ struct PageRenderer {
     /// Renders the page at `path` from `template` inside the layout and adds it to `output`, or
     /// keeps the previous build's copy when the page's inputs are the same as then. `inputs` is a
     /// digest of everything the page shows besides the site's settings (which the build state
-    /// compares on its own): the digests of its items and its place among the pages. `values`
-    /// makes the template's values, only when the page is rendered.
+    /// compares on its own): the digests of its items and its place among the pages. `head` and
+    /// `values` make the layout's title, description and image and the template's values, only
+    /// when the page is rendered (most pages of a rebuild are kept, and making a title alone was
+    /// an allocation per page).
     func writePage(
-        _ template: String, path: String, inputs: UInt64, title: String, description: String,
-        image: ImageCandidate? = nil, root explicitRoot: String? = nil, into output: OutputSet,
-        values bodyValues: () -> TemplateObject
+        _ template: String, path: String, inputs: UInt64, root explicitRoot: String? = nil, into output: OutputSet,
+        head: () -> PageHead, values bodyValues: () -> TemplateObject
     ) throws(BuildError) {
         let root = explicitRoot ?? SiteURL.relativeRoot(fromPage: path)
-        var hasher = StableHasher("page-2")
-        // One by one: an array of them per page cost more than hashing them.
+        var hasher = StableHasher("page-3")
         hasher.combine(template)
         hasher.combine(path)
         hasher.combine(root)
-        hasher.combine(title)
-        hasher.combine(description)
-        hasher.combine(image?.url ?? "")
         hasher.combine(Int(truncatingIfNeeded: inputs))
         if output.reuse(path, digest: hasher.value) { return }
+        let head = head()
         let bodyValues = bodyValues()
         var body: [UInt8] = []
         body.reserveCapacity(8192)
         guard theme.pages.render(template, bodyValues, into: &body) else {
             throw BuildError(file: "Templates/\(template).mustache", "the template is missing.")
         }
-        var layout = layoutValues(template, bodyValues, path: path, title: title, description: description, image: image, root: root)
+        var layout = layoutValues(template, bodyValues, path: path, head: head, root: root)
         layout["content"] = .utf8(body)
         var page: [UInt8] = []
         page.reserveCapacity(body.count + 4096)
@@ -83,10 +89,8 @@ struct PageRenderer {
     }
 
     /// The values of the layout template, except the rendered body (`content`).
-    private func layoutValues(
-        _ template: String, _ bodyValues: TemplateObject, path: String, title: String, description: String,
-        image: ImageCandidate?, root: String
-    ) -> TemplateObject {
+    private func layoutValues(_ template: String, _ bodyValues: TemplateObject, path: String, head: PageHead, root: String) -> TemplateObject {
+        let (title, description, image) = (head.title, head.description, head.image)
         let assets = theme.assets
         var layout: TemplateObject = [
             "site": bodyValues["site"] ?? site(root: root),

@@ -64,12 +64,10 @@ public struct PageWriter: Plugin {
             for number in [listing.isGallery ? 1 : 0, page.number, page.total, listing.items.count] { inputs.combine(number) }
             inputs.combine(Int(truncatingIfNeeded: sourcesDigest))
             for digest in listing.digests[page.shown] { inputs.combine(Int(truncatingIfNeeded: digest)) }
-            let title = page.number == 1 ? listing.heading : "\(listing.heading) · page \(page.number)"
-            try renderer.writePage(
-                "gallery", path: path, inputs: inputs.value,
-                title: listing.isGallery && page.number == 1 ? title : "\(title) · \(config.title)",
-                description: config.description, root: root, into: output
-            ) {
+            try renderer.writePage("gallery", path: path, inputs: inputs.value, root: root, into: output) {
+                let title = page.number == 1 ? listing.heading : "\(listing.heading) · page \(page.number)"
+                return PageHead(title: listing.isGallery && page.number == 1 ? title : "\(title) · \(config.title)", description: config.description)
+            } values: {
                 var values = renderer.common(root: root)
                 values["heading"] = .text(listing.heading)
                 values["isGallery"] = .flag(listing.isGallery)
@@ -99,10 +97,9 @@ public struct PageWriter: Plugin {
             inputs.combine(home)
             inputs.combine(authorFolder ?? "\u{0}")
             inputs.combine(sourceFolder ?? "\u{0}")
-            try renderer.writePage(
-                "item", path: path, inputs: inputs.value, title: "\(item.title) · \(config.title)", description: item.intro,
-                image: ImageChoice.largest(item.images), root: root, into: output
-            ) {
+            try renderer.writePage("item", path: path, inputs: inputs.value, root: root, into: output) {
+                PageHead(title: "\(item.title) · \(config.title)", description: item.intro, image: ImageChoice.largest(item.images))
+            } values: {
                 var values = renderer.common(root: root)
                 var detail = renderer.detail(item, root: root)
                 detail["back"] = .text(root + home + "#cell-\(item.slug)")

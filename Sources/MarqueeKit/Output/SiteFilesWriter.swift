@@ -21,9 +21,9 @@ public struct SiteFilesWriter: Plugin {
         let basePath = context.config.baseURL?.path ?? "/"
         let root = basePath.hasSuffix("/") ? basePath : basePath + "/"
         // Made from the site's settings alone: no inputs of its own.
-        try renderer.writePage(
-            "404", path: "404.html", inputs: 0, title: "Page not found · \(context.config.title)", description: "", root: root, into: output
-        ) {
+        try renderer.writePage("404", path: "404.html", inputs: 0, root: root, into: output) {
+            PageHead(title: "Page not found · \(context.config.title)", description: "")
+        } values: {
             var values = renderer.common(root: root)
             values["heading"] = .text("Page not found")
             return values
