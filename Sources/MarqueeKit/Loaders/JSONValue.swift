@@ -131,12 +131,7 @@ public struct JSONParser {
     }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x0A, 0x0D, 0x09: index += 1
-            default: return
-            }
-        }
+        while index < bytes.count, Self.isBlank(bytes[index]) { index += 1 }
     }
 
     private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
@@ -224,21 +219,13 @@ public struct JSONParser {
         while first < bytes.count, Self.isBlank(bytes[first]) { first += 1 }
         guard first < bytes.count, bytes[first] == UInt8(ascii: "{") || bytes[first] == UInt8(ascii: "[") else { return nil }
         let opening = bytes[first], closing = opening == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
-        let pieceBytes = parallelArrays.pieceBytes
-            ?? Swift.max(64 * 1024, (bytes.count - first) / (4 * ProcessInfo.processInfo.activeProcessorCount))
-        var starts = [first]
-        var cut = first + pieceBytes
-        while cut < bytes.count, let guess = guessedElement(from: cut, opening: opening, closing: closing) {
-            starts.append(guess)
-            cut = Swift.max(guess + 1, cut + pieceBytes)
-        }
+        let starts = pieceStarts(first: first, opening: opening, closing: closing)
         guard starts.count > 1 else { return nil }
         nonisolated(unsafe) let bytes = bytes
-        let guesses = starts
         let serial = (depth: -1, bytes: Int.max, pieceBytes: Int?.none)
-        let pieces = Array(guesses.indices).concurrentMap { piece -> (elements: [JSONValue], end: PieceEnd) in
-            var parser = JSONParser(bytes: bytes, parallelArrays: serial, index: guesses[piece])
-            let next = piece + 1 < guesses.count ? guesses[piece + 1] : Int.max
+        let pieces = Array(starts.indices).concurrentMap { piece -> (elements: [JSONValue], end: PieceEnd) in
+            var parser = JSONParser(bytes: bytes, parallelArrays: serial, index: starts[piece])
+            let next = piece + 1 < starts.count ? starts[piece + 1] : Int.max
             return parser.elements(depth: depth, until: next)
         }
         var values: [JSONValue] = []
@@ -257,6 +244,21 @@ public struct JSONParser {
             }
         }
         return nil
+    }
+
+    /// Where the pieces of the array whose first element starts at `first` start: there, then at
+    /// a guessed element about every ``parallelArrays``' `pieceBytes` (a few pieces per core
+    /// when unset).
+    private func pieceStarts(first: Int, opening: UInt8, closing: UInt8) -> [Int] {
+        let pieceBytes = parallelArrays.pieceBytes
+            ?? Swift.max(64 * 1024, (bytes.count - first) / (4 * ProcessInfo.processInfo.activeProcessorCount))
+        var starts = [first]
+        var cut = first + pieceBytes
+        while cut < bytes.count, let guess = guessedElement(from: cut, opening: opening, closing: closing) {
+            starts.append(guess)
+            cut = Swift.max(guess + 1, cut + pieceBytes)
+        }
+        return starts
     }
 
     /// Where a piece of an array's elements stopped.

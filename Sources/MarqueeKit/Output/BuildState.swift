@@ -199,7 +199,7 @@ struct BuildState: Equatable {
         guard !folders.isEmpty, let outputFolder = OpenFolder(output.path) else { return false }
         // Each folder's time is compared where it is read (no table of the times read is made).
         return !Array(folders).concurrentMap { folder, time in
-            outputFolder.status(of: folder).map(Self.modificationTime) == time
+            outputFolder.status(of: folder)?.modifiedNanoseconds == time
         }.contains(false)
     }
 
@@ -244,15 +244,10 @@ struct BuildState: Equatable {
         return kept.merging(folderStamps(reread, in: output)) { old, _ in old }
     }
 
-    /// A folder's modification time, in ns, as the state records it.
-    private static func modificationTime(_ status: stat) -> Int64 {
-        Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
-    }
-
     /// The modification times (ns) of `folders` under `output`; a missing folder is left out.
     static func folderStamps(_ folders: [String], in output: URL) -> [String: Int64] {
         guard let outputFolder = OpenFolder(output.path) else { return [:] }
-        let times = folders.concurrentMap { folder -> Int64? in outputFolder.status(of: folder).map(modificationTime) }
+        let times = folders.concurrentMap { folder -> Int64? in outputFolder.status(of: folder)?.modifiedNanoseconds }
         var stamps: [String: Int64] = [:]
         for (folder, time) in zip(folders, times) { stamps[folder] = time }
         return stamps

@@ -132,3 +132,10 @@ final class OpenFolder: Sendable {
         return found == 0 ? info : nil
     }
 }
+
+extension stat {
+    /// The modification time in nanoseconds since 1970.
+    var modifiedNanoseconds: Int64 {
+        Int64(st_mtim.tv_sec) * 1_000_000_000 + Int64(st_mtim.tv_nsec)
+    }
+}

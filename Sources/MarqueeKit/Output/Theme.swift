@@ -207,7 +207,7 @@ final class MappedFile: @unchecked Sendable {  // `bytes` is never written, and 
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
             size = Int64(info.st_size)
-            modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            modified = info.modifiedNanoseconds
         }
     }
 
