@@ -24,7 +24,7 @@ public struct LayoutPlugin: Plugin {
         if let basicLines { metrics.basicCollapsedLines = basicLines }
         let engine = LayoutEngine(metrics: metrics, measurer: try context.theme.measurer, imageCollapsedLines: imageLines)
         // Everything a plan depends on besides the item: the metrics and the fonts (by content).
-        var settings = StableHasher("layout-2")
+        var settings = StableHasher("layout-3")
         settings.combine(context.theme.metricsDescription + "|\(basicLines ?? -1)|\(imageLines ?? -1)")
         // The asset names carry each font's content hash; the metrics name the files only by path.
         let assets = context.theme.assets
@@ -34,7 +34,7 @@ public struct LayoutPlugin: Plugin {
             let hasImage = !item.images.isEmpty
             var key = base
             key.combine(item.titleLine)
-            key.combine(item.bodyHTML)
+            key.combine(Int(truncatingIfNeeded: item.bodyHTMLDigest))
             key.combine(hasImage ? 1 : 0)
             if let known = context.memo.value(for: key.value).flatMap(LayoutEngine.LineCounts.init(memoText:)),
                known.title.count == engine.metrics.breakpoints.count {

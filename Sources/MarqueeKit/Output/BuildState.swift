@@ -155,18 +155,17 @@ struct BuildState: Equatable {
         return hasher.hex
     }
 
-    /// A hash of everything the output depends on, given the loaded items.
-    static func fingerprint(items: [Item], contentStamps: String, environment: String) -> String {
+    /// A hash of everything the output depends on, given the loaded items; each item keeps the
+    /// digest of its body worked out for it (``Item/recordBodyDigest()``).
+    static func fingerprint(items: inout [Item], contentStamps: String, environment: String) -> String {
         let parts = [environment, contentStamps]
         // Items are hashed on every core, field by field (not "\(value)" of enums and arrays:
-        // reflection is slow), then their hashes in order.
+        // reflection is slow), then their hashes in order. Each body's digest stays on its item
+        // for the markup stage's key.
+        items.concurrentUpdate { $0.recordBodyDigest() }
         let itemHashes = items.concurrentMap { item in
             var hasher = StableHasher()
-            switch item.body {
-            case .markdown(let text, let base): hasher.combine("m"); hasher.combine(text); hasher.combine(base?.absoluteString ?? "")
-            case .html(let text, let base): hasher.combine("h"); hasher.combine(text); hasher.combine(base?.absoluteString ?? "")
-            case .text(let text): hasher.combine("t"); hasher.combine(text)
-            }
+            hasher.combine(Int(truncatingIfNeeded: item.bodyDigest))
             // Every other field, the way page digests take them (most are still empty here).
             item.combine(into: &hasher)
             return hasher.value

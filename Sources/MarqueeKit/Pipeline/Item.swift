@@ -35,12 +35,16 @@ public struct Item: Sendable {
     /// The description as the source gave it.
     public var body: Markup {
         get { storage.fields.body }
-        set { writable.fields.body = newValue }
+        set {
+            let storage = writable
+            storage.fields.body = newValue
+            storage.fields.bodyDigest = nil
+        }
     }
     /// The description as safe HTML, filled in by the markup stage.
     public var bodyHTML: String {
         get { storage.fields.bodyHTML }
-        set { writable.fields.bodyHTML = newValue }
+        set { setBodyHTML(newValue, digest: nil) }
     }
     /// Every image the source offers for the item, in the source's order.
     public var images: [ImageCandidate] {
@@ -91,6 +95,11 @@ public struct Item: Sendable {
         get { storage.fields.markdownRendering }
         set { writable.fields.markdownRendering = newValue }
     }
+    /// ``bodyDigest``, once recorded in this build; cleared when `body` changes.
+    private var knownBodyDigest: UInt64? { storage.fields.bodyDigest }
+    /// What ``bodyHTMLDigest`` is, when the stage that set `bodyHTML` knew it; cleared when
+    /// `bodyHTML` changes.
+    private var knownBodyHTMLDigest: UInt64? { storage.fields.bodyHTMLDigest }
 
     /// Creates an item; the later stages fill in `bodyHTML`, `slug` and `cell`.
     public init(
@@ -101,7 +110,7 @@ public struct Item: Sendable {
         storage = Storage(Fields(
             id: id, source: source, title: title, link: link, intro: intro, body: body, bodyHTML: "", images: images,
             author: author, date: date, tags: tags, slug: "", cell: nil, badges: [], metadata: ItemMetadata(),
-            markdownRendering: nil))
+            markdownRendering: nil, bodyDigest: nil, bodyHTMLDigest: nil))
     }
 
     /// The stored fields, each documented on the property above that reads it.
@@ -122,6 +131,8 @@ public struct Item: Sendable {
         var badges: [String]
         var metadata: ItemMetadata
         var markdownRendering: MarkdownRendering?
+        var bodyDigest: UInt64?
+        var bodyHTMLDigest: UInt64?
     }
 
     /// What ``markdownRendering`` holds.
@@ -151,9 +162,51 @@ extension Item {
         badges.isEmpty ? title : ([title] + badges).joined(separator: " ")
     }
 
+    /// A hash of `body` (its form, text and base): equal for equal bodies.
+    ///
+    /// Descriptions are most of a large site's bytes, and several stages key on them (the
+    /// fingerprint, the markup stage's memo): ``recordBodyDigest()`` keeps the digest on the
+    /// item, so that a build hashes each description once.
+    var bodyDigest: UInt64 {
+        if let known = knownBodyDigest { return known }
+        var hasher = StableHasher("body")
+        switch body {
+        case .markdown(let text, let base): hasher.combine("m"); hasher.combine(text); hasher.combine(base?.absoluteString ?? "")
+        case .html(let text, let base): hasher.combine("h"); hasher.combine(text); hasher.combine(base?.absoluteString ?? "")
+        case .text(let text): hasher.combine("t"); hasher.combine(text)
+        }
+        return hasher.value
+    }
+
+    /// Works out ``bodyDigest`` and keeps it on the item until `body` changes.
+    mutating func recordBodyDigest() {
+        if knownBodyDigest == nil { writable.fields.bodyDigest = bodyDigest }
+    }
+
+    /// A key for `bodyHTML`: equal keys mean equal HTML (but for hash collisions; equal HTML
+    /// made in different ways may have different keys, which costs at most a page rendered
+    /// again). The markup stage gives the HTML it makes the key it made it under (the same
+    /// body and settings make the same HTML), so a build does not hash the site's HTML again
+    /// for the intros', the layout's memo keys and the page digests; HTML set any other way
+    /// is hashed here.
+    var bodyHTMLDigest: UInt64 {
+        if let known = knownBodyHTMLDigest { return known }
+        var hasher = StableHasher("html")
+        hasher.combine(bodyHTML)
+        return hasher.value
+    }
+
+    /// Sets `bodyHTML` with its ``bodyHTMLDigest`` (nil: the digest is its text's hash).
+    mutating func setBodyHTML(_ html: String, digest: UInt64?) {
+        let storage = writable
+        storage.fields.bodyHTML = html
+        storage.fields.bodyHTMLDigest = digest
+    }
+
     /// Adds everything a page can show of the item to `hasher`: every field as the pipeline left
-    /// it, except `body` (pages show `bodyHTML`). Pages made from items and the site's settings
-    /// are the same when their items' digests are. A new field must be added here.
+    /// it, except `body` (pages show `bodyHTML`, which is added by its ``bodyHTMLDigest``). Pages
+    /// made from items and the site's settings are the same when their items' digests are. A
+    /// new field must be added here.
     public func combine(into hasher: inout StableHasher) {
         // Field by field: array literals of the fields cost more retains and allocations than
         // the hashing itself.
@@ -162,7 +215,7 @@ extension Item {
         hasher.combine(title)
         hasher.combine(link ?? "\u{0}")
         hasher.combine(intro)
-        hasher.combine(bodyHTML)
+        hasher.combine(Int(truncatingIfNeeded: bodyHTMLDigest))
         hasher.combine(author ?? "\u{0}")
         hasher.combine(slug)
         hasher.combine(images.count)

@@ -36,8 +36,8 @@ public struct NormalizePlugin: Plugin {
 
     /// The description as plain text (for the intro), remembered between builds.
     static func plainText(of item: Item, memo: BuildMemo) -> String {
-        var key = StableHasher("plain-text-1")
-        key.combine(item.bodyHTML)
+        var key = StableHasher("plain-text-2")
+        key.combine(Int(truncatingIfNeeded: item.bodyHTMLDigest))
         return memo.value(for: key.value) { TextBlocks.plainText(of: item.bodyTextBlocks) }
     }
 }

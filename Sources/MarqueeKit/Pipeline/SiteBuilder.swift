@@ -152,7 +152,7 @@ public struct SiteBuilder: Sendable {
         var items = try await loadAll(context)
         timings.lap("load")
         // Nothing changed since the last build (same items and settings, output untouched): stop here.
-        let fingerprint = BuildState.fingerprint(items: items, contentStamps: contentStamps, environment: environment)
+        let fingerprint = BuildState.fingerprint(items: &items, contentStamps: contentStamps, environment: environment)
         timings.lap("fingerprint")
         let previous = await previousState
         timings.lap("load state")
