@@ -66,6 +66,18 @@ struct SlugTests {
         #expect(numbered.map(\.slug) == ["a", "a-2", "a-3", "a-4", "a-5"])
     }
 
+    /// The set behind unique ids and slugs: strings sharing a hash are told apart by their text,
+    /// and every string is still found after the set has grown many times.
+    @Test func hashedStringSetKeepsEveryStringOnce() {
+        var set = HashedStringSet(capacity: 1)
+        #expect(set.insert("a", hash: 7) && set.insert("b", hash: 7) && set.insert("c", hash: 7 + 16))
+        #expect(!set.insert("a", hash: 7) && !set.insert("b", hash: 7) && !set.insert("c", hash: 7 + 16))
+        let texts = (0..<5_000).map { "slug-\($0)" }
+        #expect(texts.allSatisfy { set.insert($0, hash: HashedStringSet.hash($0)) })
+        #expect(!texts.contains { set.insert($0, hash: HashedStringSet.hash($0)) })
+        #expect(!set.insert("b", hash: 7) && set.insert("slug-5000", hash: HashedStringSet.hash("slug-5000")))
+    }
+
     @Test func outputPathsMustStayInside() {
         #expect(!OutputSet.isSafe("../x"))
         #expect(!OutputSet.isSafe("/etc/x"))

@@ -162,8 +162,8 @@ struct BuildState: Equatable {
         // Items are hashed on every core, field by field (not "\(value)" of enums and arrays:
         // reflection is slow), then their hashes in order. Each body's digest stays on its item
         // for the markup stage's key.
-        items.concurrentUpdate { $0.recordBodyDigest() }
-        let itemHashes = items.concurrentMap { item in
+        let itemHashes = items.concurrentUpdate { item in
+            item.recordBodyDigest()
             var hasher = StableHasher()
             hasher.combine(Int(truncatingIfNeeded: item.bodyDigest))
             // Every other field, the way page digests take them (most are still empty here).

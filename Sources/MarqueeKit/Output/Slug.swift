@@ -44,27 +44,27 @@ public enum Slug {
     /// Gives every item a unique slug: from its title, or `item-<hash of id>` when the title has
     /// none; a repeated slug gets `-2`, `-3`, … in item order.
     public static func assign(to items: inout [Item]) {
-        var taken: Set<String> = []
-        taken.reserveCapacity(items.count)
+        // The bases and their hashes on every core; then the slugs in item order on one.
+        let bases = items.concurrentMap { item -> (slug: String, hash: UInt64) in
+            let made = make(item.title)
+            let base = made.isEmpty ? "item-" + StableHash.hex(item.id).prefix(10) : made
+            return (base, HashedStringSet.hash(base))
+        }
+        var taken = HashedStringSet(capacity: items.count)
         // The next suffix to try per base: every lower one is already taken, and stays so. (Starting
         // from 2 each time made 500 items named alike cost 125,000 lookups.)
         var nextSuffix: [String: Int] = [:]
-        nextSuffix.reserveCapacity(items.count)
-        let bases = items.concurrentMap { item in
-            let base = make(item.title)
-            return base.isEmpty ? "item-" + StableHash.hex(item.id).prefix(10) : base
-        }
         for index in items.indices {
             let base = bases[index]
-            var slug = base
+            var slug = base.slug
             // Most bases are free: one insertion and done.
-            if !taken.insert(base).inserted {
-                var counter = nextSuffix[base] ?? 2
+            if !taken.insert(base.slug, hash: base.hash) {
+                var counter = nextSuffix[base.slug] ?? 2
                 repeat {
-                    slug = "\(base)-\(counter)"
+                    slug = "\(base.slug)-\(counter)"
                     counter += 1
-                } while !taken.insert(slug).inserted
-                nextSuffix[base] = counter
+                } while !taken.insert(slug, hash: HashedStringSet.hash(slug))
+                nextSuffix[base.slug] = counter
             }
             items[index].slug = slug
         }

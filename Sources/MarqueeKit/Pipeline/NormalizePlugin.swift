@@ -16,12 +16,13 @@ public struct NormalizePlugin: Plugin {
     /// Drops repeated ids, trims titles (or uses the fallback), fills and cuts intros, caps image
     /// candidates and assigns slugs.
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
-        var seen: Set<String> = []
-        seen.reserveCapacity(items.count)
-        // Filtering copies every item: only done when some id repeats.
-        if !items.allSatisfy({ seen.insert($0.id).inserted }) {
-            seen = []
-            items = items.filter { seen.insert($0.id).inserted }
+        // The ids are hashed on every core; filtering copies every item, so it is only done
+        // when some id repeats.
+        let idHashes = items.concurrentMap { HashedStringSet.hash($0.id) }
+        var seen = HashedStringSet(capacity: items.count)
+        let firstOfTheirId = zip(items, idHashes).map { seen.insert($0.id, hash: $1) }
+        if firstOfTheirId.contains(false) {
+            items = zip(items, firstOfTheirId).filter(\.1).map(\.0)
         }
         let config = context.config
         items.concurrentUpdate { item in

@@ -49,20 +49,28 @@ extension Array where Element: Sendable {
         return results
     }
 
-    /// Changes every element in place, spread over every core. Unlike a `concurrentMap` that
-    /// returns changed copies, an element whose storage is its own is changed without a copy.
-    mutating func concurrentUpdate(_ update: @Sendable (inout Element) -> Void) {
+    /// Changes every element in place, spread over every core, and returns what `update` returned
+    /// for each, in order. Unlike a `concurrentMap` that returns changed copies, an element whose
+    /// storage is its own is changed without a copy.
+    @discardableResult
+    mutating func concurrentUpdate<T: Sendable>(_ update: @Sendable (inout Element) -> T) -> [T] {
         let count = self.count
         let chunks = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 32)
         guard chunks > 1 else {
-            for index in indices { update(&self[index]) }
-            return
+            var results: [T] = []
+            for index in indices { results.append(update(&self[index])) }
+            return results
         }
-        withUnsafeMutableBufferPointer { buffer in
-            // Each chunk changes its own elements only.
-            nonisolated(unsafe) let elements = buffer
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                for index in chunk * count / chunks..<(chunk + 1) * count / chunks { update(&elements[index]) }
+        return withUnsafeMutableBufferPointer { buffer in
+            [T](unsafeUninitializedCapacity: count) { results, initializedCount in
+                // Each chunk changes its own elements and fills its own results only.
+                nonisolated(unsafe) let elements = buffer, output = results
+                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                    for index in chunk * count / chunks..<(chunk + 1) * count / chunks {
+                        (output.baseAddress! + index).initialize(to: update(&elements[index]))
+                    }
+                }
+                initializedCount = count
             }
         }
     }
