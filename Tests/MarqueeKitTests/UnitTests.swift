@@ -851,6 +851,38 @@ struct BuildMemoTests {
         #expect(fifth.value(for: 1) == "one" && fifth.value(for: 4) == nil && fifth.value(for: 2) == nil)
     }
 
+    /// A rebuild takes unchanged items' HTML from the memo, read only where it is shown: what
+    /// the items show, their digests and the text blocks the layout reads are a fresh render's,
+    /// and remembered texts stay readable after the next build has replaced the memo's file.
+    @Test func rememberedHTMLReadsAsRendered() throws {
+        let folder = try TestSupport.temporaryFolder()
+        let file = folder.appending(path: "site.memo")
+        let theme = try Theme.load(siteRoot: folder)
+        func markedUp(with memo: BuildMemo) throws -> [Item] {
+            var items = ["Plain *words*", "A [link](https://example.org) and `code`\n\n- one\n- two", ""].enumerated().map {
+                Item(id: "\($0.offset)", source: "s", title: "T", body: .markdown($0.element, base: nil))
+            }
+            _ = BuildState.fingerprint(items: &items, contentStamps: "", environment: "")
+            try MarkupPlugin().transformItems(&items, in: BuildContext(root: folder, config: SiteConfig(title: "T"), theme: theme, memo: memo))
+            return items
+        }
+        let first = BuildMemo(file: file)
+        let rendered = try markedUp(with: first)
+        first.save()
+        let remembered = try markedUp(with: BuildMemo(file: file))
+        #expect(rendered.map(\.bodyHTML) == ["<p>Plain <em>words</em></p>\n", remembered[1].bodyHTML, ""])
+        #expect(remembered.map(\.bodyHTML) == rendered.map(\.bodyHTML))
+        #expect(remembered.map(\.bodyHTMLDigest) == rendered.map(\.bodyHTMLDigest))
+        #expect(remembered.map(\.bodyTextBlocks) == rendered.map(\.bodyTextBlocks))
+        #expect(PageWriter.digests(of: remembered) == PageWriter.digests(of: rendered))
+
+        try FileManager.default.removeItem(at: file)
+        let next = BuildMemo(file: file)
+        next.store("other", for: 1)
+        next.save()
+        #expect(remembered.map(\.bodyHTML) == rendered.map(\.bodyHTML))
+    }
+
     /// A build that reuses most entries appends only what it computed; once unused entries
     /// would make up more than half the file, the file is written anew with the used ones only.
     @Test func appendsNewEntriesUntilHalfTheFileIsUnused() throws {

@@ -23,8 +23,13 @@ public struct MarkupPlugin: Plugin {
             let rendered = render(item.body, key: key, context: context)
             // HTML made purely from the body and the settings is the same whenever its memo key
             // is: the key stands for it in later stages' keys and digests.
-            item.setBodyHTML(rendered.html, digest: rendered.isPure ? key : nil)
-            if case .markdown = item.body { item.markdownRendering = (rendered.html, smartPunctuation, rendered.textBlocks) }
+            let digest: UInt64
+            switch rendered.html {
+            case .text(let html) where !rendered.isPure: digest = Item.digest(ofHTML: html)
+            default: digest = key
+            }
+            item.setBodyHTML(rendered.html, digest: digest)
+            if case .markdown = item.body { item.markdownRendering = (digest, smartPunctuation, rendered.textBlocks) }
         }
     }
 
@@ -32,22 +37,24 @@ public struct MarkupPlugin: Plugin {
     /// remembered) its text blocks, read from the same parse for the layout stage. The HTML is
     /// pure when it depends on nothing but `markup` and the settings (it does not point at
     /// local files copied into the site).
-    func render(_ markup: Markup, key: UInt64, context: BuildContext) -> (html: String, textBlocks: [TextBlock]?, isPure: Bool) {
+    func render(_ markup: Markup, key: UInt64, context: BuildContext) -> (html: Item.StoredHTML, textBlocks: [TextBlock]?, isPure: Bool) {
         switch markup {
         case .text(let text):
-            return (text.isEmpty ? "" : "<p>" + HTMLEscape.text(text).replacingOccurrences(of: "\n", with: "<br>") + "</p>", nil, true)
+            return (.text(text.isEmpty ? "" : "<p>" + HTMLEscape.text(text).replacingOccurrences(of: "\n", with: "<br>") + "</p>"), nil, true)
         case .html(let html, let base):
-            let sanitized = context.memo.value(for: key) { HTMLSanitizer(base: base).sanitize(html) }
-            return (sanitized, nil, true)
+            if let known = context.memo.rememberedText(for: key) { return (.remembered(known), nil, true) }
+            let sanitized = HTMLSanitizer(base: base).sanitize(html)
+            context.memo.store(sanitized, for: key)
+            return (.text(sanitized), nil, true)
         case .markdown(let markdown, let base):
-            if let known = context.memo.value(for: key) { return (known, nil, true) }
+            if let known = context.memo.rememberedText(for: key) { return (.remembered(known), nil, true) }
             // Local images are copied into the site as a side effect: such results are not reused.
             var touchedLocalFiles = false
             let rendered = MarkdownRenderer.renderWithTextBlocks(markdown, smartPunctuation: smartPunctuation) { url, role in
                 resolveLocal(url, role: role, base: base, context: context, touchedLocalFiles: &touchedLocalFiles)
             }
             if !touchedLocalFiles { context.memo.store(rendered.html, for: key) }
-            return (rendered.html, rendered.textBlocks, !touchedLocalFiles)
+            return (.text(rendered.html), rendered.textBlocks, !touchedLocalFiles)
         }
     }
 

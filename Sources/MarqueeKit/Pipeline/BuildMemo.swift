@@ -40,10 +40,16 @@ public final class BuildMemo: Sendable {
 
     /// The value the previous build stored under `key`, if any.
     public func value(for key: UInt64) -> String? {
-        // Only finding the entry holds the lock; its text is decoded on the calling thread.
-        guard let stored = storedEntries(), let value = stored.value(for: key) else { return nil }
+        rememberedText(for: key)?.text
+    }
+
+    /// Where the previous build's value under `key` is, if it stored one: its text is read only
+    /// when asked for (a rebuild looks up every item's HTML, and shows few of them).
+    func rememberedText(for key: UInt64) -> MemoText? {
+        // Only finding the entry holds the lock.
+        guard let stored = storedEntries(), let offset = stored.offset(for: key) else { return nil }
         used.withLock { _ = $0.insert(key) }
-        return value
+        return MemoText(entries: stored, offset: offset)
     }
 
     /// Stores `value` under `key` for the next build.
@@ -190,6 +196,17 @@ private struct EntryWriter {
     }
 }
 
+/// A value of the previous build's memo, read from the memo's file when its text is needed.
+struct MemoText: Sendable {
+    fileprivate let entries: StoredEntries
+    fileprivate let offset: Int
+
+    /// The value.
+    var text: String { entries.value(at: offset) }
+    /// True for an empty value.
+    var isEmpty: Bool { entries.length(at: offset) == 0 }
+}
+
 /// A memo file as read: its bytes and where each entry starts. Immutable once read, so that
 /// lookups on any thread decode their values without a lock.
 ///
@@ -206,7 +223,7 @@ private final class StoredEntries: Sendable {
     /// The entries of `file`; none when it is missing, damaged, or does not start with `firstLine`
     /// (another format or program).
     init(file: URL, firstLine: String) {
-        let data = (try? Data(contentsOf: file)) ?? Data()
+        let data = Self.map(file) ?? (try? Data(contentsOf: file)) ?? Data()
         var offsets: [UInt64: Int] = [:]
         let complete = data.starts(with: firstLine.utf8) && data.withUnsafeBytes { bytes -> Bool in
             offsets.reserveCapacity(bytes.count / 512)
@@ -226,6 +243,23 @@ private final class StoredEntries: Sendable {
         self.offsets = complete ? offsets : [:]
     }
 
+    /// The file mapped into memory, read-only, for as long as the entries live: a large site's
+    /// memo is read at every rebuild and mostly left unread, and copying it into fresh memory
+    /// was most of the markup stage of a one-item rebuild, while the other core waited. (A file
+    /// shortened under its mapping would crash the reader: builds, which hold the site's lock,
+    /// only ever append to a memo or rename a new one over it.)
+    private static func map(_ file: URL) -> Data? {
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return nil }
+        let size = Int(info.st_size)
+        // Populated at once: the entries' headers are all read next.
+        guard let start = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0), start != MAP_FAILED else { return nil }
+        return Data(bytesNoCopy: start, count: size, deallocator: .custom { start, count in munmap(start, count) })
+    }
+
     /// The file's size as read; 0 when it was missing or damaged.
     var size: Int { bytes.count }
 
@@ -243,12 +277,18 @@ private final class StoredEntries: Sendable {
         size > 0 && size + added <= 2 * liveBytes
     }
 
-    private func length(at offset: Int) -> Int {
+    /// The length of the value at `offset`.
+    fileprivate func length(at offset: Int) -> Int {
         bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset - 4, as: UInt32.self).littleEndian) }
     }
 
-    func value(for key: UInt64) -> String? {
-        guard let offset = offsets[key] else { return nil }
+    /// Where the value stored under `key` starts.
+    func offset(for key: UInt64) -> Int? {
+        offsets[key]
+    }
+
+    /// The value that starts at `offset`.
+    fileprivate func value(at offset: Int) -> String {
         let length = length(at: offset)
         return bytes.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + length]), as: UTF8.self) }
     }

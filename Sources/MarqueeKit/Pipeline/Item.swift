@@ -43,8 +43,13 @@ public struct Item: Sendable {
     }
     /// The description as safe HTML, filled in by the markup stage.
     public var bodyHTML: String {
-        get { storage.fields.bodyHTML }
-        set { setBodyHTML(newValue, digest: nil) }
+        get {
+            switch storage.fields.bodyHTML {
+            case .text(let text): text
+            case .remembered(let remembered): remembered.text
+            }
+        }
+        set { setBodyHTML(.text(newValue), digest: nil) }
     }
     /// Every image the source offers for the item, in the source's order.
     public var images: [ImageCandidate] {
@@ -87,10 +92,10 @@ public struct Item: Sendable {
         get { storage.fields.metadata }
         set { writable.fields.metadata = newValue }
     }
-    /// The HTML the markup stage made of a Markdown `body`, with its setting and, when it parsed
-    /// the Markdown in this build, the text blocks read from that parse: while `bodyHTML` is
-    /// still this HTML, its text is read from these blocks or the Markdown (faster than parsing
-    /// the HTML). The HTML is no copy: it shares the string's storage with `bodyHTML`.
+    /// The ``bodyHTMLDigest`` of the HTML the markup stage made of a Markdown `body`, with its
+    /// setting and, when it parsed the Markdown in this build, the text blocks read from that
+    /// parse: while `bodyHTML` is still that HTML, its text is read from these blocks or the
+    /// Markdown (faster than parsing the HTML).
     var markdownRendering: MarkdownRendering? {
         get { storage.fields.markdownRendering }
         set { writable.fields.markdownRendering = newValue }
@@ -108,7 +113,7 @@ public struct Item: Sendable {
         tags: [String] = []
     ) {
         storage = Storage(Fields(
-            id: id, source: source, title: title, link: link, intro: intro, body: body, bodyHTML: "", images: images,
+            id: id, source: source, title: title, link: link, intro: intro, body: body, bodyHTML: .text(""), images: images,
             author: author, date: date, tags: tags, slug: "", cell: nil, badges: [], metadata: ItemMetadata(),
             markdownRendering: nil, bodyDigest: nil, bodyHTMLDigest: nil))
     }
@@ -121,7 +126,7 @@ public struct Item: Sendable {
         var link: String?
         var intro: String
         var body: Markup
-        var bodyHTML: String
+        var bodyHTML: StoredHTML
         var images: [ImageCandidate]
         var author: String?
         var date: Date?
@@ -136,7 +141,15 @@ public struct Item: Sendable {
     }
 
     /// What ``markdownRendering`` holds.
-    typealias MarkdownRendering = (html: String, smartPunctuation: Bool, textBlocks: [TextBlock]?)
+    typealias MarkdownRendering = (htmlDigest: UInt64, smartPunctuation: Bool, textBlocks: [TextBlock]?)
+
+    /// `bodyHTML` as stored: its text, or where the memo of the last build holds it. A rebuild
+    /// takes every unchanged item's HTML from the memo and shows few of them: decoding them
+    /// all was a large part of its markup stage.
+    enum StoredHTML: Sendable {
+        case text(String)
+        case remembered(MemoText)
+    }
 
     /// Holds the fields. Changed only through `writable`, which first makes it this item's own:
     /// a shared storage is never changed, so sharing it between threads is safe.
@@ -190,14 +203,18 @@ extension Item {
     /// for the intros', the layout's memo keys and the page digests; HTML set any other way
     /// is hashed here.
     var bodyHTMLDigest: UInt64 {
-        if let known = knownBodyHTMLDigest { return known }
+        knownBodyHTMLDigest ?? Self.digest(ofHTML: bodyHTML)
+    }
+
+    /// The ``bodyHTMLDigest`` of HTML set by a plugin.
+    static func digest(ofHTML html: String) -> UInt64 {
         var hasher = StableHasher("html")
-        hasher.combine(bodyHTML)
+        hasher.combine(html)
         return hasher.value
     }
 
     /// Sets `bodyHTML` with its ``bodyHTMLDigest`` (nil: the digest is its text's hash).
-    mutating func setBodyHTML(_ html: String, digest: UInt64?) {
+    mutating func setBodyHTML(_ html: StoredHTML, digest: UInt64?) {
         let storage = writable
         storage.fields.bodyHTML = html
         storage.fields.bodyHTMLDigest = digest
@@ -258,7 +275,7 @@ extension Item {
     /// again from the Markdown it was made from, unless a plugin has changed the HTML since;
     /// parsed from the HTML otherwise.
     var bodyTextBlocks: [TextBlock] {
-        if let rendering = markdownRendering, rendering.html == bodyHTML, case .markdown(let markdown, _) = body {
+        if let rendering = markdownRendering, rendering.htmlDigest == bodyHTMLDigest, case .markdown(let markdown, _) = body {
             if let blocks = rendering.textBlocks { return blocks }
             if let blocks = MarkdownRenderer.textBlocks(of: markdown, smartPunctuation: rendering.smartPunctuation) { return blocks }
         }
