@@ -18,8 +18,9 @@ public final class BuildMemo: Sendable {
     private let firstLine: String
     /// The previous build's file, read on the first lookup.
     private let previous = Locked<StoredEntries?>(nil)
-    /// Keys of ``previous`` looked up during this build, kept by ``save()``.
-    private let used = Locked<Set<UInt64>>([])
+    /// Keys of ``previous`` looked up during this build, kept by ``save()``, and the bytes their
+    /// entries take in its file.
+    private let used = Locked<(keys: Set<UInt64>, bytes: Int)>(([], 0))
     /// Values stored during this build.
     private let current = Locked<[UInt64: String]>([:])
 
@@ -48,7 +49,9 @@ public final class BuildMemo: Sendable {
     func rememberedText(for key: UInt64) -> MemoText? {
         // Only finding the entry holds the lock.
         guard let stored = storedEntries(), let offset = stored.offset(for: key) else { return nil }
-        used.withLock { _ = $0.insert(key) }
+        used.withLock { used in
+            if used.keys.insert(key).inserted { used.bytes += StoredEntries.headerSize + stored.length(at: offset) }
+        }
         return MemoText(entries: stored, offset: offset)
     }
 
@@ -73,7 +76,7 @@ public final class BuildMemo: Sendable {
                 let entries = StoredEntries(file: file, firstLine: firstLine)
                 // Room for every key to be looked up, so the set never grows (rehashing all of
                 // it) while the other lookups wait for its lock.
-                used.withLock { $0.reserveCapacity(entries.count) }
+                used.withLock { $0.keys.reserveCapacity(entries.count) }
                 stored = entries
             }
             return stored
@@ -92,12 +95,12 @@ public final class BuildMemo: Sendable {
         let reused = used.withLock { $0 }
         let stored = previous.withLock { $0 }
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        if let stored, stored.isAppendable(liveBytes: Self.liveBytes(entries, reused, stored), adding: Self.bytes(of: entries)),
+        if let stored, stored.isAppendable(liveBytes: Self.liveBytes(entries, reused, in: stored), adding: Self.bytes(of: entries)),
             append(entries, to: file, holding: stored)
         {
             return
         }
-        rewrite(file, with: entries, reused: reused, from: stored)
+        rewrite(file, with: entries, reused: reused.keys, from: stored)
     }
 
     /// Bytes that `entries` take in the file.
@@ -106,8 +109,12 @@ public final class BuildMemo: Sendable {
     }
 
     /// Bytes of the entries this build stored or looked up: what a rewritten file would hold.
-    private static func liveBytes(_ entries: [UInt64: String], _ reused: Set<UInt64>, _ stored: StoredEntries) -> Int {
-        reused.reduce(bytes(of: entries)) { total, key in entries[key] == nil ? total + (stored.entrySize(for: key) ?? 0) : total }
+    /// (The reused entries' bytes were added up as they were looked up: looking every key up
+    /// again here was a large part of saving.)
+    private static func liveBytes(_ entries: [UInt64: String], _ reused: (keys: Set<UInt64>, bytes: Int), in stored: StoredEntries) -> Int {
+        // An entry both reused and stored again is written once, with its new value.
+        let replaced = entries.keys.reduce(0) { total, key in reused.keys.contains(key) ? total + (stored.entrySize(for: key) ?? 0) : total }
+        return bytes(of: entries) + reused.bytes - replaced
     }
 
     /// Appends `entries` to the file `stored` was read from, if it still holds exactly that;
