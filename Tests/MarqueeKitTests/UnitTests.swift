@@ -792,7 +792,7 @@ struct URLHashTests {
     }
 }
 
-@Suite("Build state")
+@Suite("Build state", .removesTemporaryFolders)
 struct BuildStateTests {
     @Test func stateSurvivesItsTextForm() throws {
         let state = BuildState(
@@ -811,6 +811,71 @@ struct BuildStateTests {
         #expect(BuildState(text: text.replacingOccurrences(of: BuildState.version, with: "marquee-0.0")) == nil)
         #expect(BuildState(text: "") == nil)
         #expect(BuildState(text: text)?.inputs == "9f0e")
+    }
+
+    /// A rebuild appends the lines it changed and its summary; what is read back is the whole new
+    /// state. A file that does not end with the previous state's summary (another build wrote
+    /// it), lines named as changed that are not the state's, and appends that would make the
+    /// file twice a fresh one's size are written anew; an append cut short is refused.
+    @Test func changedLinesAreAppendedAndReadBackWhole() throws {
+        let file = try TestSupport.temporaryFolder().appending(path: "site.state")
+        func record(_ size: Int64) -> FileRecord { FileRecord(stamp: FileStamp(size: size, modified: 7), digest: UInt64(size)) }
+        let first = BuildState(
+            fingerprint: "f1", environment: "e", inputs: "i1", items: 2, pages: 2,
+            files: ["index.html": record(1), "items/a/index.html": record(2), "items/b/index.html": record(3)],
+            folders: ["": 1, "items": 2, "items/a": 3, "items/b": 4])
+        first.save(to: file)
+        let freshSize = try Data(contentsOf: file).count
+        var second = first
+        second.fingerprint = "f2"
+        second.files["items/a/index.html"] = record(20)
+        second.folders["items/a"] = 30
+        second.save(to: file, replacing: first, changed: (["items/a/index.html", "index.html"], ["items/a"]))
+        let appended = try String(contentsOf: file, encoding: .utf8)
+        #expect(appended.hasPrefix(first.text) && appended.count < first.text.count + 100, "\(appended)")
+        #expect(BuildState.load(from: file) == second)
+
+        // Cut short, in the summary or before it: refused. Then the file no longer ends with the
+        // summary: written anew.
+        let withoutSummary = appended.split(separator: "\n").dropLast().joined(separator: "\n") + "\n"
+        try Data(withoutSummary.utf8).write(to: file)
+        #expect(BuildState.load(from: file) == nil)
+        try Data(appended.utf8.dropLast(5)).write(to: file)
+        #expect(BuildState.load(from: file) == nil)
+        var third = second
+        third.inputs = "i3"
+        third.save(to: file, replacing: second, changed: ([], []))
+        #expect(try String(contentsOf: file, encoding: .utf8) == third.text)
+        #expect(BuildState.load(from: file) == third)
+
+        // The file holds another build's state: written anew.
+        var other = first
+        other.fingerprint = "other"
+        other.files["items/b/index.html"] = record(99)
+        other.save(to: file)
+        third.save(to: file, replacing: second, changed: ([], []))
+        #expect(BuildState.load(from: file) == third)
+
+        // A path named as changed that the state does not hold: written anew.
+        third.save(to: file, replacing: third, changed: (["gone.html"], []))
+        #expect(try String(contentsOf: file, encoding: .utf8) == third.text)
+
+        // Appending again and again: the file is written anew whenever it would grow past about
+        // twice a fresh one's size (estimated from the lines of a large site: here ~570 bytes),
+        // instead of growing by 45 bytes a round to ~9 KB.
+        var state = third, largest = 0, rewrites = 0
+        for round in 1...200 {
+            let previous = state, before = try Data(contentsOf: file).count
+            state.fingerprint = "f\(round)"
+            state.files["index.html"] = record(Int64(round))
+            state.save(to: file, replacing: previous, changed: (["index.html"], []))
+            let size = try Data(contentsOf: file).count
+            if size < before { rewrites += 1 }
+            largest = max(largest, size)
+        }
+        #expect(freshSize < 200 && largest <= 600 && rewrites >= 10, "\(largest) bytes at most, \(rewrites) rewrites")
+        #expect(BuildState.load(from: file) == state)
+        #expect(BuildState.load(from: file)?.files["index.html"] == record(200))
     }
 }
 

@@ -4,7 +4,9 @@ import Foundation
 /// changed can stop right after loading, and a rebuild after an edit can keep the pages whose
 /// values did not change: a fingerprint of the loaded items, the configuration, the theme and
 /// the plugins, and for every file written its size, modification time and digest.
-/// Stored in `ROOT/.marquee-cache/build-<hash of the output path>.state`, one line per file.
+/// Stored in `ROOT/.marquee-cache/build-<hash of the output path>.state`, one line per file; a
+/// build that changed a few files appends their lines instead of writing every line again (see
+/// ``save(for:replacing:changed:)``).
 struct BuildState: Equatable {
     var fingerprint: String
     /// Hash of what every page depends on besides its own values (see ``environment(of:)``).
@@ -21,19 +23,33 @@ struct BuildState: Equatable {
     /// these are unchanged the output holds exactly the files listed, without reading a folder.
     var folders: [String: Int64] = [:]
 
-    static let version = "marquee-0.4"
+    static let version = "marquee-0.5"
 
     static func file(for site: Site) -> URL {
         site.root.appending(path: ".marquee-cache/build-\(StableHash.hex(site.output.path).prefix(12)).state")
     }
 
     static func load(for site: Site) -> BuildState? {
-        guard let data = try? Data(contentsOf: file(for: site)) else { return nil }
+        load(from: file(for: site))
+    }
+
+    static func load(from file: URL) -> BuildState? {
+        guard let data = try? Data(contentsOf: file) else { return nil }
         return data.withUnsafeBytes { parse($0.bindMemory(to: UInt8.self)) }
     }
 
-    func save(for site: Site) {
-        let target = Self.file(for: site)
+    /// Saves the state. When `previous` is the state the file holds and `changed` names every
+    /// file and folder whose line differs from it (the output's files and folders being the same
+    /// ones), only those lines and a new summary are appended: a one-item rebuild changes a few
+    /// lines of a large site's megabyte. Otherwise, or once the file would be over twice the size
+    /// of a fresh one, the whole state is written anew.
+    func save(for site: Site, replacing previous: BuildState? = nil, changed: (files: [String], folders: [String])? = nil) {
+        save(to: Self.file(for: site), replacing: previous, changed: changed)
+    }
+
+    /// ``save(for:replacing:changed:)`` to `target`.
+    func save(to target: URL, replacing previous: BuildState? = nil, changed: (files: [String], folders: [String])? = nil) {
+        if let previous, let changed, append(to: target.path, replacing: previous, files: changed.files, folders: changed.folders) { return }
         try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         // Written from the array's own memory (a copy into `Data` was a tenth of saving).
         bytes.withUnsafeBytes { buffer in
@@ -43,49 +59,102 @@ struct BuildState: Equatable {
         }
     }
 
-    /// The `inputs` that the state at `file(for: site)` recorded, read from its first line only
-    /// (a large site's state is a megabyte).
-    static func recordedInputs(for site: Site) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: file(for: site).path) else { return nil }
-        defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 512), let end = head.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-        let fields = head[..<end].split(separator: UInt8(ascii: " "))
-        guard fields.count == 6, fields[0].elementsEqual(version.utf8) else { return nil }
-        return String(decoding: fields[3], as: UTF8.self)
+    /// Appends the lines of `files` and `folders` that differ from `previous`, and the summary,
+    /// to the file at `path` if it holds `previous`; false (the file as it was) otherwise.
+    private func append(to path: String, replacing previous: BuildState, files changedFiles: [String], folders changedFolders: [String]) -> Bool {
+        guard files.count == previous.files.count, folders.count == previous.folders.count else { return false }
+        let descriptor = open(path, O_RDWR | O_APPEND | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, Self.lastLine(of: descriptor, size: Int(info.st_size)) == previous.summaryLine else { return false }
+        var added: [UInt8] = []
+        for path in changedFiles {
+            guard let record = files[path] else { return false }
+            if record != previous.files[path] { Self.append(path, record, to: &added) }
+        }
+        for path in changedFolders {
+            guard let time = folders[path] else { return false }
+            if time != previous.folders[path] { Self.append(folder: path, time, to: &added) }
+        }
+        added += summaryLine.utf8
+        added.append(UInt8(ascii: "\n"))
+        let freshSize = files.keys.reduce(0) { $0 + $1.utf8.count + 40 } + folders.keys.reduce(0) { $0 + $1.utf8.count + 25 }
+        guard Int(info.st_size) + added.count <= 2 * freshSize else { return false }
+        let complete = added.withUnsafeBytes { FileIO.writeAll($0, to: descriptor) }
+        // A half-written line would make the next build ignore the whole state.
+        if !complete { _ = ftruncate(descriptor, info.st_size) }
+        return complete
     }
 
-    /// The state as text: `version fingerprint environment inputs items pages`, then
-    /// `size mtime digest path` per file (the digest in hex) and `d mtime - path` per folder
-    /// (paths never hold control characters, see ``OutputSet/isSafe(_:)``).
+    /// The file's last line (without its line break), read from its end.
+    private static func lastLine(of descriptor: Int32, size: Int) -> String? {
+        let length = min(size, 512)
+        var tail = [UInt8](repeating: 0, count: length)
+        guard length > 1, pread(descriptor, &tail, length, off_t(size - length)) == length, tail.last == UInt8(ascii: "\n") else { return nil }
+        let start = tail.dropLast().lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        return String(decoding: tail[start..<(length - 1)], as: UTF8.self)
+    }
+
+    /// The `inputs` that the state at `file(for: site)` recorded, read from its last line only
+    /// (a large site's state is a megabyte).
+    static func recordedInputs(for site: Site) -> String? {
+        let descriptor = open(file(for: site).path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, let summary = lastLine(of: descriptor, size: Int(info.st_size)) else { return nil }
+        let fields = summary.split(separator: " ", omittingEmptySubsequences: false)
+        guard fields.count == 6, fields[0] == version else { return nil }
+        return String(fields[3])
+    }
+
+    /// The line that sums a build up: `version fingerprint environment inputs items pages`.
+    private var summaryLine: String {
+        "\(Self.version) \(fingerprint) \(environment) \(inputs) \(items) \(pages)"
+    }
+
+    /// The state as text: `size mtime digest path` per file (the digest in hex) and
+    /// `d mtime - path` per folder (paths never hold control characters, see
+    /// ``OutputSet/isSafe(_:)``), then the summary line. Lines appended later replace earlier
+    /// lines of the same path, and the last summary counts.
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// ``text`` as UTF-8, written number by number (string interpolation per line cost more
     /// than the rest of saving a large site's state).
     private var bytes: [UInt8] {
-        var bytes = Array("\(Self.version) \(fingerprint) \(environment) \(inputs) \(items) \(pages)\n".utf8)
+        var bytes: [UInt8] = []
         // Room for the longest lines these can make (a number takes at most 20 digits and a
         // sign, a digest 16), so that the megabyte of a large site's state is never copied to
         // grow it.
         bytes.reserveCapacity(
-            bytes.count + files.keys.reduce(0) { $0 + $1.utf8.count + 62 } + folders.keys.reduce(0) { $0 + $1.utf8.count + 27 })
-        for (path, record) in files {
-            Self.append(decimal: record.stamp.size, to: &bytes)
-            bytes.append(UInt8(ascii: " "))
-            Self.append(decimal: record.stamp.modified, to: &bytes)
-            bytes.append(UInt8(ascii: " "))
-            if let digest = record.digest { Self.append(hex: digest, to: &bytes) } else { bytes.append(UInt8(ascii: "-")) }
-            bytes.append(UInt8(ascii: " "))
-            bytes += path.utf8
-            bytes.append(UInt8(ascii: "\n"))
-        }
-        for (path, time) in folders {
-            bytes += "d ".utf8
-            Self.append(decimal: time, to: &bytes)
-            bytes += " - ".utf8
-            bytes += path.utf8
-            bytes.append(UInt8(ascii: "\n"))
-        }
+            summaryLine.utf8.count + 1 + files.keys.reduce(0) { $0 + $1.utf8.count + 62 } + folders.keys.reduce(0) { $0 + $1.utf8.count + 27 })
+        for (path, record) in files { Self.append(path, record, to: &bytes) }
+        for (path, time) in folders { Self.append(folder: path, time, to: &bytes) }
+        bytes += summaryLine.utf8
+        bytes.append(UInt8(ascii: "\n"))
         return bytes
+    }
+
+    /// Appends a file's line.
+    private static func append(_ path: String, _ record: FileRecord, to bytes: inout [UInt8]) {
+        append(decimal: record.stamp.size, to: &bytes)
+        bytes.append(UInt8(ascii: " "))
+        append(decimal: record.stamp.modified, to: &bytes)
+        bytes.append(UInt8(ascii: " "))
+        if let digest = record.digest { append(hex: digest, to: &bytes) } else { bytes.append(UInt8(ascii: "-")) }
+        bytes.append(UInt8(ascii: " "))
+        bytes += path.utf8
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
+    /// Appends a folder's line.
+    private static func append(folder path: String, _ time: Int64, to bytes: inout [UInt8]) {
+        bytes += "d ".utf8
+        append(decimal: time, to: &bytes)
+        bytes += " - ".utf8
+        bytes += path.utf8
+        bytes.append(UInt8(ascii: "\n"))
     }
 
     private static func append(decimal number: Int64, to bytes: inout [UInt8]) {
@@ -216,14 +285,15 @@ struct BuildState: Equatable {
         return Array(folders)
     }
 
-    /// The times of the folders holding `files` after a commit that made `changes` in place.
+    /// The times of the folders holding `files` after a commit that made `changes` in place, and
+    /// when the folders are those of `known`, which of them were read again.
     /// `known` is the previous state when its folder times were confirmed before the commit (see
     /// ``listing(of:)``): then only the folders of the changed files (with their ancestors) and new
     /// folders are read again. Otherwise, or when the output was replaced whole, all are read.
     static func folderStamps(
         holding files: [String: FileRecord], in output: URL, known: BuildState?, changes: (moved: [String], removed: [String])?
-    ) -> [String: Int64] {
-        guard let known, let changes else { return folderStamps(folders(holding: files.keys), in: output) }
+    ) -> (stamps: [String: Int64], reread: [String]?) {
+        guard let known, let changes else { return (folderStamps(folders(holding: files.keys), in: output), nil) }
         // Files only replaced, none added or removed (a typical edit): the folders are the known
         // ones, and only those holding a replaced file, with their ancestors, have new times.
         if changes.removed.isEmpty && changes.moved.allSatisfy({ known.files[$0] != nil }) {
@@ -231,7 +301,7 @@ struct BuildState: Equatable {
             let changed = folders(holding: changes.moved)
             let reread = folderStamps(changed, in: output)
             for folder in changed { stamps[folder] = reread[folder] }
-            return stamps
+            return (stamps, changed)
         }
         let all = folders(holding: files.keys)
         let changed = Set(folders(holding: changes.moved + changes.removed))
@@ -240,7 +310,7 @@ struct BuildState: Equatable {
         for folder in all {
             if let time = known.folders[folder], !changed.contains(folder) { kept[folder] = time } else { reread.append(folder) }
         }
-        return kept.merging(folderStamps(reread, in: output)) { old, _ in old }
+        return (kept.merging(folderStamps(reread, in: output)) { old, _ in old }, nil)
     }
 
     /// The modification times (ns) of `folders` under `output`; a missing folder is left out.
@@ -297,17 +367,28 @@ extension BuildState {
                   magnitude <= UInt64(Int64.max) else { return nil }
             return negative ? -Int64(magnitude) : Int64(magnitude)
         }
-        guard string(field()) == version, let fingerprint = string(field()), let environment = string(field()),
-              let inputs = string(field()), let items = number(field()).map(Int.init), let pages = number(field(last: true)).map(Int.init)
-        else { return nil }
         var files: [String: FileRecord] = [:]
         var folders: [String: Int64] = [:]
-        // About one line per 50 bytes (not trusting the header's count: the file may be damaged);
+        // About one line per 50 bytes (not trusting the summary's count: the file may be damaged);
         // about as many folders as files when every page has its own.
         files.reserveCapacity(bytes.count / 50)
         folders.reserveCapacity(bytes.count / 100)
+        /// The summary read last, and whether the line read last was one (a file whose appending
+        /// was cut short does not end with one).
+        var summary: (fingerprint: String, environment: String, inputs: String, items: Int, pages: Int)?
+        var endsWithSummary = false
         while offset < bytes.count {
-            let first = field(), time = number(field()), digest = field(), path = string(field(last: true))
+            let first = field()
+            if let first, first.elementsEqual(version.utf8) {
+                guard let fingerprint = string(field()), let environment = string(field()), let inputs = string(field()),
+                      let items = number(field()).map(Int.init), let pages = number(field(last: true)).map(Int.init)
+                else { return nil }
+                summary = (fingerprint, environment, inputs, items, pages)
+                endsWithSummary = true
+                continue
+            }
+            endsWithSummary = false
+            let time = number(field()), digest = field(), path = string(field(last: true))
             guard let first, let time, let digest, let path else { return nil }
             if first.elementsEqual("d".utf8) {
                 folders[path] = time
@@ -316,9 +397,10 @@ extension BuildState {
             guard let size = number(first) else { return nil }
             files[path] = FileRecord(stamp: FileStamp(size: size, modified: time), digest: unsigned(digest, radix: 16))
         }
+        guard let summary, endsWithSummary else { return nil }
         return BuildState(
-            fingerprint: fingerprint, environment: environment, inputs: inputs, items: items, pages: pages,
-            files: files, folders: folders)
+            fingerprint: summary.fingerprint, environment: summary.environment, inputs: summary.inputs, items: summary.items,
+            pages: summary.pages, files: files, folders: folders)
     }
 }
 

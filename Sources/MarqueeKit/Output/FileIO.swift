@@ -33,16 +33,22 @@ enum FileIO {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure(path) }
         defer { close(descriptor) }
-        var offset = 0
-        while offset < contents.count {
-            let count = contents.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw failure(path) }
-            offset += count
-        }
+        guard contents.withUnsafeBytes({ writeAll($0, to: descriptor) }) else { throw failure(path) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw failure(path) }
         return FileStamp(info)
+    }
+
+    /// Writes all of `bytes` to the open file `descriptor`; false when a write fails.
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            offset += count
+        }
+        return true
     }
 
     /// A file's device, inode, size, and modification and change times (seconds and

@@ -43,6 +43,8 @@ final class StagedOutput: Sendable {
     private struct Entry {
         var written: Bool
         var record: FileRecord
+        /// False when the record is the previous build's, as ``keep(_:_:)`` was given it.
+        var isNew = true
     }
     private let entries = Locked<[String: Entry]>([:])
     private let folders = Locked<Set<String>>([])
@@ -72,7 +74,7 @@ final class StagedOutput: Sendable {
     /// an earlier one. `digest` is what ``BuildState`` records for ``OutputSet/reuse(_:digest:)``.
     func put(_ path: String, _ contents: Data, digest: UInt64? = nil) throws(BuildError) {
         if outputExisted, let info = FileIO.matching(outputPrefix + path, contents) {
-            keep(path, FileRecord(stamp: FileStamp(info), digest: digest))
+            keep(path, FileRecord(stamp: FileStamp(info), digest: digest), isNew: true)
             return
         }
         let target = stagingPrefix + path
@@ -87,9 +89,10 @@ final class StagedOutput: Sendable {
     }
 
     /// Keeps the output's file at `path` as it is (its maker knows it would come out the same).
-    /// `record` holds the output file's ``FileStamp``, as the caller just read it.
-    func keep(_ path: String, _ record: FileRecord) {
-        let earlier = entries.withLock { $0.updateValue(Entry(written: false, record: record), forKey: path) }
+    /// `record` holds the output file's ``FileStamp``, as the caller just read it; `isNew` is
+    /// false when it is the record the previous build's state holds.
+    func keep(_ path: String, _ record: FileRecord, isNew: Bool = false) {
+        let earlier = entries.withLock { $0.updateValue(Entry(written: false, record: record, isNew: isNew), forKey: path) }
         if earlier?.written == true { unlink(stagingPrefix + path) }
     }
 
@@ -97,6 +100,12 @@ final class StagedOutput: Sendable {
     /// or compared) and the digests their makers gave.
     func recorded() -> [String: FileRecord] {
         entries.withLock { $0 }.mapValues(\.record)
+    }
+
+    /// The paths whose records were not taken from the previous build's state (see
+    /// ``keep(_:_:isNew:)``): the only ones whose records can differ from it.
+    func recordedAnew() -> [String] {
+        entries.withLock { $0.filter(\.value.isNew).map(\.key) }
     }
 
     /// Makes the output hold exactly the files added, then removes the staging folder. `existing`

@@ -190,15 +190,7 @@ private struct EntryWriter {
 
     private mutating func flush() {
         let descriptor = descriptor
-        complete = complete && buffer.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written <= 0 { return false }
-                offset += written
-            }
-            return true
-        }
+        complete = complete && buffer.withUnsafeBytes { FileIO.writeAll($0, to: descriptor) }
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -163,8 +163,9 @@ public struct SiteBuilder: Sendable {
             // The same items from inputs stamped differently (a file saved unchanged): record the
             // new stamps, so that the next build can stop before loading.
             if let inputs, state.inputs != inputs {
+                let previous = state
                 state.inputs = inputs
-                state.save(for: site)
+                state.save(for: site, replacing: previous, changed: ([], []))
             }
             return unchanged(state, started: started, timings: timings, context: context)
         }
@@ -206,12 +207,13 @@ public struct SiteBuilder: Sendable {
         async let memoSaved: Void = memo.save()
         let recorded = staged.recorded()
         let pages = recorded.keys.filter(OutputFile.isPage).count
+        let folders = BuildState.folderStamps(holding: recorded, in: site.output, known: listing != nil ? previous : nil, changes: result.changes)
         let state = BuildState(
             fingerprint: fingerprint, environment: environment, inputs: inputs ?? "-", items: items.count, pages: pages,
-            files: recorded,
-            folders: BuildState.folderStamps(
-                holding: recorded, in: site.output, known: listing != nil ? previous : nil, changes: result.changes))
-        state.save(for: site)
+            files: recorded, folders: folders.stamps)
+        // The same files and folders as the previous build's: only the lines of those recorded
+        // anew can differ from its state.
+        state.save(for: site, replacing: previous, changed: folders.reread.map { (staged.recordedAnew(), $0) })
         await memoSaved
         timings.lap("save state and memo")
         timings.report(to: progress)
