@@ -16,7 +16,7 @@ public final class BuildMemo: Sendable {
     private let file: URL?
     /// The first line of the file: the format and the program (``BuildState/executableStamp``).
     private let firstLine: String
-    /// The previous build's file, read on the first lookup.
+    /// The previous build's file, mapped into memory on the first lookup.
     private let previous = Locked<StoredEntries?>(nil)
     /// Keys of ``previous`` looked up during this build, kept by ``save()``, and the bytes their
     /// entries take in its file.
@@ -27,7 +27,7 @@ public final class BuildMemo: Sendable {
     /// A memo that starts empty and is never saved.
     public convenience init() { self.init(file: nil) }
 
-    /// A memo read from and saved to `file` (read on the first lookup); entries written by
+    /// A memo read from and saved to `file` (mapped on the first lookup); entries written by
     /// another `program` are not read.
     init(file: URL?, program: String = BuildState.executableStamp) {
         self.file = file
@@ -206,8 +206,8 @@ struct MemoText: Sendable {
     var isEmpty: Bool { entries.length(at: offset) == 0 }
 }
 
-/// A memo file as read: its bytes and where each entry starts. Immutable once read, so that
-/// lookups on any thread decode their values without a lock.
+/// A memo file as read: its bytes (mapped) and where each entry starts. Immutable once read, so
+/// that lookups on any thread decode their values without a lock.
 ///
 /// The format: `marquee-memo-2 PROGRAM\n`, then per entry the key (8 bytes), the value's length
 /// (4 bytes, both little-endian) and the value's UTF-8. A key stored twice (appended by a later

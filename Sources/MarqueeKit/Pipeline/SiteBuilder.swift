@@ -163,9 +163,9 @@ public struct SiteBuilder: Sendable {
             // The same items from inputs stamped differently (a file saved unchanged): record the
             // new stamps, so that the next build can stop before loading.
             if let inputs, state.inputs != inputs {
-                let previous = state
+                let saved = state
                 state.inputs = inputs
-                state.save(for: site, replacing: previous, changed: ([], []))
+                state.save(for: site, replacing: saved, changed: ([], []))
             }
             return unchanged(state, started: started, timings: timings, context: context)
         }
