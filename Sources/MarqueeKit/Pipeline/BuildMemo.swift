@@ -202,8 +202,6 @@ struct MemoText: Sendable {
 
     /// The value.
     var text: String { entries.value(at: offset) }
-    /// True for an empty value.
-    var isEmpty: Bool { entries.length(at: offset) == 0 }
 }
 
 /// A memo file as read: its bytes (mapped) and where each entry starts. Immutable once read, so
