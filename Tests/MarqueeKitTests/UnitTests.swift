@@ -916,6 +916,27 @@ struct BuildMemoTests {
         #expect(fifth.value(for: 1) == "one" && fifth.value(for: 4) == nil && fifth.value(for: 2) == nil)
     }
 
+    /// Lookups from every core at once each mark the entry they find (without a lock): the next
+    /// save keeps exactly the entries looked up. Keys here are small numbers, not hashes, so the
+    /// index also meets keys that share their low bits.
+    @Test func lookupsFromEveryCoreKeepWhatTheyFound() throws {
+        let file = try TestSupport.temporaryFolder().appending(path: "site.memo")
+        let first = BuildMemo(file: file)
+        for key in 0..<3_000 as Range<UInt64> { first.store("value \(key)", for: key << 32) }
+        first.save()
+
+        let second = BuildMemo(file: file)
+        let found = Array(0..<3_000 as Range<UInt64>).concurrentMap { key in
+            key % 3 == 0 ? second.value(for: key << 32) == "value \(key)" : second.value(for: key << 32 | 1) == nil
+        }
+        #expect(!found.contains(false))
+        second.save()
+
+        let third = BuildMemo(file: file)
+        let kept = (0..<3_000 as Range<UInt64>).filter { third.value(for: $0 << 32) != nil }
+        #expect(kept == (0..<3_000 as Range<UInt64>).filter { $0 % 3 == 0 })
+    }
+
     /// A rebuild takes unchanged items' HTML from the memo, read only where it is shown: what
     /// the items show, their digests and the text blocks the layout reads are a fresh render's,
     /// and remembered texts stay readable after the next build has replaced the memo's file.

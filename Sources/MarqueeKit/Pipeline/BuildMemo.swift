@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Results of expensive per-item work remembered from the previous build, keyed by a hash of
 /// everything the work depends on (a ``StableHasher`` value), so that a rebuild after a small
@@ -16,11 +17,14 @@ public final class BuildMemo: Sendable {
     private let file: URL?
     /// The first line of the file: the format and the program (``BuildState/executableStamp``).
     private let firstLine: String
-    /// The previous build's file, mapped into memory on the first lookup.
+    /// The previous build's file, mapped into memory on the first lookup (under this lock). Its
+    /// entries note which of them this build looks up, for ``save()``.
     private let previous = Locked<StoredEntries?>(nil)
-    /// Keys of ``previous`` looked up during this build, kept by ``save()``, and the bytes their
-    /// entries take in its file.
-    private let used = Locked<(keys: Set<UInt64>, bytes: Int)>(([], 0))
+    /// Set once ``previous`` is mapped: lookups then read ``mapped`` without the lock, which
+    /// thirty thousand lookups from every core otherwise take turns at.
+    private let isMapped = Atomic<Bool>(false)
+    /// ``previous``, once mapped; never changed after ``isMapped`` is set.
+    nonisolated(unsafe) private var mapped: StoredEntries?
     /// Values stored during this build.
     private let current = Locked<[UInt64: String]>([:])
 
@@ -47,12 +51,9 @@ public final class BuildMemo: Sendable {
     /// Where the previous build's value under `key` is, if it stored one: its text is read only
     /// when asked for (a rebuild looks up every item's HTML, and shows few of them).
     func rememberedText(for key: UInt64) -> MemoText? {
-        // Only finding the entry holds the lock.
-        guard let stored = storedEntries(), let offset = stored.offset(for: key) else { return nil }
-        used.withLock { used in
-            if used.keys.insert(key).inserted { used.bytes += StoredEntries.headerSize + stored.length(at: offset) }
-        }
-        return MemoText(entries: stored, offset: offset)
+        guard let stored = storedEntries(), let entry = stored.entry(for: key) else { return nil }
+        stored.noteUsed(entry)
+        return MemoText(entries: stored, offset: stored.offset(of: entry))
     }
 
     /// Stores `value` under `key` for the next build.
@@ -70,14 +71,13 @@ public final class BuildMemo: Sendable {
     }
 
     private func storedEntries() -> StoredEntries? {
+        if isMapped.load(ordering: .acquiring) { return mapped }
         guard let file else { return nil }
         return previous.withLock { stored in
             if stored == nil {
-                let entries = StoredEntries(file: file, firstLine: firstLine)
-                // Room for every key to be looked up, so the set never grows (rehashing all of
-                // it) while the other lookups wait for its lock.
-                used.withLock { $0.keys.reserveCapacity(entries.count) }
-                stored = entries
+                stored = StoredEntries(file: file, firstLine: firstLine)
+                mapped = stored
+                isMapped.store(true, ordering: .releasing)
             }
             return stored
         }
@@ -92,15 +92,14 @@ public final class BuildMemo: Sendable {
     func save() {
         guard let file else { return }
         let entries = current.withLock { $0 }
-        let reused = used.withLock { $0 }
         let stored = previous.withLock { $0 }
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        if let stored, stored.isAppendable(liveBytes: Self.liveBytes(entries, reused, in: stored), adding: Self.bytes(of: entries)),
+        if let stored, stored.isAppendable(liveBytes: Self.liveBytes(entries, in: stored), adding: Self.bytes(of: entries)),
             append(entries, to: file, holding: stored)
         {
             return
         }
-        rewrite(file, with: entries, reused: reused.keys, from: stored)
+        rewrite(file, with: entries, from: stored)
     }
 
     /// Bytes that `entries` take in the file.
@@ -109,12 +108,13 @@ public final class BuildMemo: Sendable {
     }
 
     /// Bytes of the entries this build stored or looked up: what a rewritten file would hold.
-    /// (The reused entries' bytes were added up as they were looked up: looking every key up
-    /// again here was a large part of saving.)
-    private static func liveBytes(_ entries: [UInt64: String], _ reused: (keys: Set<UInt64>, bytes: Int), in stored: StoredEntries) -> Int {
+    private static func liveBytes(_ entries: [UInt64: String], in stored: StoredEntries) -> Int {
         // An entry both reused and stored again is written once, with its new value.
-        let replaced = entries.keys.reduce(0) { total, key in reused.keys.contains(key) ? total + (stored.entrySize(for: key) ?? 0) : total }
-        return bytes(of: entries) + reused.bytes - replaced
+        let replaced = entries.keys.reduce(0) { total, key in
+            guard let entry = stored.entry(for: key), stored.wasUsed(entry) else { return total }
+            return total + stored.size(of: entry)
+        }
+        return bytes(of: entries) + stored.usedBytes() - replaced
     }
 
     /// Appends `entries` to the file `stored` was read from, if it still holds exactly that;
@@ -138,7 +138,7 @@ public final class BuildMemo: Sendable {
     /// Writes the entries stored by this build and those it reused from `stored` to a temporary
     /// file renamed over the old one, a megabyte at a time so that a large site's memo is never
     /// held twice in memory. Reused entries are copied as they were stored.
-    private func rewrite(_ file: URL, with entries: [UInt64: String], reused: Set<UInt64>, from stored: StoredEntries?) {
+    private func rewrite(_ file: URL, with entries: [UInt64: String], from stored: StoredEntries?) {
         let temporary = file.path + ".tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { return }
@@ -146,7 +146,7 @@ public final class BuildMemo: Sendable {
         writer.buffer += firstLine.utf8
         for (key, value) in entries { writer.add(key, value) }
         if let stored {
-            for key in reused where entries[key] == nil { writer.copy(key, from: stored) }
+            for entry in stored.usedEntries() where entries[stored.key(of: entry)] == nil { writer.copy(entry, from: stored) }
         }
         let complete = writer.finish()
         close(descriptor)
@@ -173,8 +173,8 @@ private struct EntryWriter {
         flushIfFull()
     }
 
-    mutating func copy(_ key: UInt64, from stored: StoredEntries) {
-        stored.appendEntry(for: key, to: &buffer)
+    mutating func copy(_ entry: Int, from stored: StoredEntries) {
+        stored.append(entry, to: &buffer)
         flushIfFull()
     }
 
@@ -204,26 +204,31 @@ struct MemoText: Sendable {
     var text: String { entries.value(at: offset) }
 }
 
-/// A memo file as read: its bytes (mapped) and where each entry starts. Immutable once read, so
-/// that lookups on any thread decode their values without a lock.
+/// A memo file as read: its bytes (mapped), its entries (numbered in the order the file first
+/// holds their keys) and which of them this build looked up. Immutable once read but for those
+/// marks, which are atomic, so that lookups on any thread find and decode values without a lock.
 ///
 /// The format: `marquee-memo-2 PROGRAM\n`, then per entry the key (8 bytes), the value's length
 /// (4 bytes, both little-endian) and the value's UTF-8. A key stored twice (appended by a later
 /// build) has the later value.
-private final class StoredEntries: Sendable {
+private final class StoredEntries: @unchecked Sendable {
     /// The key and length before each value.
     static let headerSize = 12
     private let bytes: Data
-    /// Key → offset of the entry's value; its length is the four bytes before it.
-    private let offsets: [UInt64: Int]
+    /// Per entry: its key, and the offset of its value (its length is the four bytes before it).
+    private let keys: [UInt64], offsets: [Int]
+    private let index: KeyIndex
+    /// One bit per entry, set when this build looks the entry up.
+    private let used: UnsafeMutablePointer<Atomic<UInt64>>
+    private let usedWords: Int
 
     /// The entries of `file`; none when it is missing, damaged, or does not start with `firstLine`
     /// (another format or program).
     init(file: URL, firstLine: String) {
         let data = Self.map(file) ?? (try? Data(contentsOf: file)) ?? Data()
-        var offsets: [UInt64: Int] = [:]
+        var keys: [UInt64] = [], offsets: [Int] = []
+        var index = KeyIndex(capacity: data.count / 512)
         let complete = data.starts(with: firstLine.utf8) && data.withUnsafeBytes { bytes -> Bool in
-            offsets.reserveCapacity(bytes.count / 512)
             var offset = firstLine.utf8.count
             while offset < bytes.count {
                 guard offset + Self.headerSize <= bytes.count else { return false }
@@ -231,13 +236,29 @@ private final class StoredEntries: Sendable {
                 let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self).littleEndian)
                 offset += Self.headerSize
                 guard length <= bytes.count - offset else { return false }
-                offsets[key] = offset
+                if let entry = index.find(key, in: keys) {
+                    offsets[entry] = offset
+                } else {
+                    keys.append(key)
+                    offsets.append(offset)
+                    index.add(keys.count - 1, keys: keys)
+                }
                 offset += length
             }
             return true
         }
         self.bytes = complete ? data : Data()
-        self.offsets = complete ? offsets : [:]
+        self.keys = complete ? keys : []
+        self.offsets = complete ? offsets : []
+        self.index = complete ? index : KeyIndex(capacity: 0)
+        usedWords = (self.keys.count + 63) / 64
+        used = .allocate(capacity: usedWords)
+        for word in 0..<usedWords { (used + word).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        used.deinitialize(count: usedWords)
+        used.deallocate()
     }
 
     /// The file mapped into memory, read-only, for as long as the entries live: a large site's
@@ -260,12 +281,50 @@ private final class StoredEntries: Sendable {
     /// The file's size as read; 0 when it was missing or damaged.
     var size: Int { bytes.count }
 
-    /// How many keys the file holds.
-    var count: Int { offsets.count }
+    /// The entry stored under `key`, if any.
+    func entry(for key: UInt64) -> Int? {
+        index.find(key, in: keys)
+    }
 
-    /// Bytes the entry under `key` takes in the file, with its key and length.
-    func entrySize(for key: UInt64) -> Int? {
-        offsets[key].map { Self.headerSize + length(at: $0) }
+    func key(of entry: Int) -> UInt64 { keys[entry] }
+
+    /// Where the value of `entry` starts.
+    func offset(of entry: Int) -> Int { offsets[entry] }
+
+    /// Bytes `entry` takes in the file, with its key and length.
+    func size(of entry: Int) -> Int { Self.headerSize + length(at: offsets[entry]) }
+
+    /// Marks `entry` as looked up by this build.
+    func noteUsed(_ entry: Int) {
+        let bit: UInt64 = 1 << UInt64(entry & 63)
+        // Most lookups find the mark already set (a key looked up by several stages) or are the
+        // first: reading first spares the cache line a write.
+        if used[entry >> 6].load(ordering: .relaxed) & bit == 0 {
+            used[entry >> 6].bitwiseOr(bit, ordering: .relaxed)
+        }
+    }
+
+    /// True when this build looked `entry` up.
+    func wasUsed(_ entry: Int) -> Bool {
+        used[entry >> 6].load(ordering: .relaxed) & (1 << UInt64(entry & 63)) != 0
+    }
+
+    /// The entries this build looked up, in file order.
+    func usedEntries() -> [Int] {
+        var entries: [Int] = []
+        for word in 0..<usedWords {
+            var bits = used[word].load(ordering: .relaxed)
+            while bits != 0 {
+                entries.append(word * 64 + bits.trailingZeroBitCount)
+                bits &= bits - 1
+            }
+        }
+        return entries
+    }
+
+    /// Bytes the entries this build looked up take in the file.
+    func usedBytes() -> Int {
+        usedEntries().reduce(0) { $0 + size(of: $1) }
     }
 
     /// True when the file can take `added` bytes more and still hold at least half live entries
@@ -275,13 +334,8 @@ private final class StoredEntries: Sendable {
     }
 
     /// The length of the value at `offset`.
-    fileprivate func length(at offset: Int) -> Int {
+    private func length(at offset: Int) -> Int {
         bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset - 4, as: UInt32.self).littleEndian) }
-    }
-
-    /// Where the value stored under `key` starts.
-    func offset(for key: UInt64) -> Int? {
-        offsets[key]
     }
 
     /// The value that starts at `offset`.
@@ -290,10 +344,58 @@ private final class StoredEntries: Sendable {
         return bytes.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + length]), as: UTF8.self) }
     }
 
-    /// Appends the entry stored under `key` (key, length and value) as the file held it.
-    func appendEntry(for key: UInt64, to buffer: inout [UInt8]) {
-        guard let offset = offsets[key] else { return }
-        let end = offset + length(at: offset)
-        bytes.withUnsafeBytes { buffer += UnsafeRawBufferPointer(rebasing: $0[(offset - Self.headerSize)..<end]) }
+    /// Appends `entry` (key, length and value) as the file holds it.
+    func append(_ entry: Int, to buffer: inout [UInt8]) {
+        let offset = offsets[entry]
+        bytes.withUnsafeBytes { buffer += UnsafeRawBufferPointer(rebasing: $0[(offset - Self.headerSize)..<offset + length(at: offset)]) }
+    }
+}
+
+/// Finds a memo entry by its key: open addressing over the entries' numbers, placed by the key's
+/// bits (mixed by one multiply, keys being hashes already). Cheaper than a dictionary, which
+/// hashes every key again with SipHash.
+private struct KeyIndex {
+    /// Entry number + 1 per slot (0: empty); at most half the slots are taken.
+    private var slots: [Int32]
+    private var count = 0
+    private var shift: UInt64
+
+    init(capacity: Int) {
+        var bits: UInt64 = 4
+        while 1 << bits < capacity * 2 { bits += 1 }
+        slots = Array(repeating: 0, count: 1 << bits)
+        shift = 64 - bits
+    }
+
+    private func home(of key: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
+    /// The entry holding `key` among `keys` (each entry's key), if any.
+    func find(_ key: UInt64, in keys: [UInt64]) -> Int? {
+        var slot = home(of: key)
+        while slots[slot] != 0 {
+            let entry = Int(slots[slot]) - 1
+            if keys[entry] == key { return entry }
+            slot = (slot + 1) & (slots.count - 1)
+        }
+        return nil
+    }
+
+    /// Adds entry number `entry`, whose key is `keys[entry]` (and not in the index yet).
+    mutating func add(_ entry: Int, keys: [UInt64]) {
+        place(entry, key: keys[entry])
+        count += 1
+        guard count * 2 > slots.count else { return }
+        // Full: double the slots and place every entry again.
+        slots = Array(repeating: 0, count: slots.count * 2)
+        shift -= 1
+        for (entry, key) in keys[..<count].enumerated() { place(entry, key: key) }
+    }
+
+    private mutating func place(_ entry: Int, key: UInt64) {
+        var slot = home(of: key)
+        while slots[slot] != 0 { slot = (slot + 1) & (slots.count - 1) }
+        slots[slot] = Int32(entry + 1)
     }
 }
