@@ -30,19 +30,20 @@ public struct LayoutPlugin: Plugin {
         let assets = context.theme.assets
         settings.combine(assets.regularFont + assets.boldFont + assets.fallbackFont)
         let base = settings
+        let memo = context.memo
         items.concurrentUpdate { item in
             let hasImage = !item.images.isEmpty
             var key = base
             key.combine(item.titleLine)
             key.combine(Int(truncatingIfNeeded: item.bodyHTMLDigest))
             key.combine(hasImage ? 1 : 0)
-            if let known = context.memo.value(for: key.value).flatMap(LayoutEngine.LineCounts.init(memoText:)),
+            if let known = memo.value(for: key.value).flatMap(LayoutEngine.LineCounts.init(memoText:)),
                known.title.count == engine.metrics.breakpoints.count {
                 item.cell = engine.plan(known, hasImage: hasImage)
                 return
             }
             let counts = engine.lineCounts(title: item.titleLine, description: item.bodyTextBlocks, hasImage: hasImage)
-            context.memo.store(counts.memoText, for: key.value)
+            memo.store(counts.memoText, for: key.value)
             item.cell = engine.plan(counts, hasImage: hasImage)
         }
     }

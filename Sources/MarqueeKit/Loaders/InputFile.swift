@@ -37,16 +37,17 @@ public enum InputFile {
     /// Files at least this large are read by every core at once.
     static let parallelReadSize = 4 * 1024 * 1024
 
-    /// The file's `size` bytes, read in as many pieces as there are cores, each by its own core:
+    /// The file's `size` bytes, read in four pieces per core, taken by whichever core is free:
     /// copying a large list into fresh memory (and the page faults of that memory) was a fifth of
-    /// loading it. Nil when the file could not be read whole (it is then read the usual way,
+    /// loading it. (With one piece per core, a core that also loads the build state finished its
+    /// piece late while the other waited.) Nil when the file could not be read whole (it is then read the usual way,
     /// which reports why).
     private static func readOnEveryCore(_ path: String, size: Int) -> Data? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var data = Data(count: size)
-        let pieces = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let pieces = max(1, 4 * ProcessInfo.processInfo.activeProcessorCount)
         let complete = data.withUnsafeMutableBytes { buffer -> Bool in
             nonisolated(unsafe) let buffer = buffer
             return Array(0..<pieces).concurrentMap { piece -> Bool in

@@ -247,11 +247,12 @@ public struct JSONParser {
     }
 
     /// Where the pieces of the array whose first element starts at `first` start: there, then at
-    /// a guessed element about every ``parallelArrays``' `pieceBytes` (a few pieces per core
-    /// when unset).
+    /// a guessed element about every ``parallelArrays``' `pieceBytes` (sixteen pieces per core
+    /// when unset, so that a core slowed by other work, such as loading the build state beside
+    /// the list, does not leave the other waiting for its last piece).
     private func pieceStarts(first: Int, opening: UInt8, closing: UInt8) -> [Int] {
         let pieceBytes = parallelArrays.pieceBytes
-            ?? Swift.max(64 * 1024, (bytes.count - first) / (4 * ProcessInfo.processInfo.activeProcessorCount))
+            ?? Swift.max(64 * 1024, (bytes.count - first) / (16 * ProcessInfo.processInfo.activeProcessorCount))
         var starts = [first]
         var cut = first + pieceBytes
         while cut < bytes.count, let guess = guessedElement(from: cut, opening: opening, closing: closing) {

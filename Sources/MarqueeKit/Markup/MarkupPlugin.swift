@@ -18,8 +18,17 @@ public struct MarkupPlugin: Plugin {
     /// Sets every item's `bodyHTML`; results for unchanged descriptions come from the memo of
     /// the last build (except Markdown that copies local images).
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
+        // Taken once: every item reaching for the context's memo, or copying its body (whose base
+        // URL all of a list's items share), is a reference count that both cores keep changing.
+        let memo = context.memo
         items.concurrentUpdate { item in
             let key = memoKey(bodyDigest: item.bodyDigest)
+            let form = item.bodyForm
+            if form != .text, let known = memo.rememberedText(for: key) {
+                item.setBodyHTML(.remembered(known), digest: key)
+                if form == .markdown { item.markdownRendering = (key, smartPunctuation, nil) }
+                return
+            }
             let rendered = render(item.body, key: key, context: context)
             // HTML made purely from the body and the settings is the same whenever its memo key
             // is: the key stands for it in later stages' keys and digests.

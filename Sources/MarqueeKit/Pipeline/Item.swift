@@ -191,6 +191,18 @@ extension Item {
         return hasher.value
     }
 
+    /// The form of `body`, read without copying its text and base.
+    var bodyForm: BodyForm {
+        switch storage.fields.body {
+        case .markdown: .markdown
+        case .html: .html
+        case .text: .text
+        }
+    }
+
+    /// The forms of ``Markup``.
+    enum BodyForm { case markdown, html, text }
+
     /// Works out ``bodyDigest`` and keeps it on the item until `body` changes.
     mutating func recordBodyDigest() {
         if knownBodyDigest == nil { writable.fields.bodyDigest = bodyDigest }

@@ -24,11 +24,11 @@ public struct NormalizePlugin: Plugin {
         if firstOfTheirId.contains(false) {
             items = zip(items, firstOfTheirId).filter(\.1).map(\.0)
         }
-        let config = context.config
+        let config = context.config, memo = context.memo
         items.concurrentUpdate { item in
             let title = item.title.trimmed()
             item.title = title.isEmpty ? config.titleFallback : title
-            if item.intro.isEmpty { item.intro = Self.plainText(of: item, memo: context.memo) }
+            if item.intro.isEmpty { item.intro = Self.plainText(of: item, memo: memo) }
             item.intro = TextTruncation.truncate(item.intro, to: config.introLength)
             if item.images.count > Self.maximumImages { item.images.removeLast(item.images.count - Self.maximumImages) }
         }
