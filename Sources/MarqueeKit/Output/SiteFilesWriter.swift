@@ -37,14 +37,17 @@ public struct SiteFilesWriter: Plugin {
         try output.add("robots.txt", text: robots)
 
         // The index changes only with these fields of the items: a rebuild after a description
-        // was edited keeps the file without making it again.
-        var inputs = StableHasher("search-index")
-        for item in items {
+        // was edited keeps the file without making it again. Each item's are hashed on every core.
+        let itemInputs = items.concurrentMap { item in
+            var inputs = StableHasher()
             inputs.combine(item.author ?? "\u{0}")
             inputs.combine(item.source)
             inputs.combine(item.title)
             inputs.combine(item.slug)
+            return inputs.value
         }
+        var inputs = StableHasher("search-index")
+        for itemInput in itemInputs { inputs.combine(Int(truncatingIfNeeded: itemInput)) }
         if !output.reuse(Self.searchIndexPath, digest: inputs.value) {
             try output.add(Self.searchIndexPath, Data(Self.searchIndex(of: items)), digest: inputs.value)
         }
