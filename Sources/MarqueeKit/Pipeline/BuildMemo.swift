@@ -215,8 +215,10 @@ private final class StoredEntries: @unchecked Sendable {
     /// The key and length before each value.
     static let headerSize = 12
     private let bytes: Data
-    /// Per entry: its key, and the offset of its value (its length is the four bytes before it).
-    private let keys: [UInt64], offsets: [Int]
+    /// Per entry: its key, the offset of its value and the value's length (also the four bytes
+    /// before the value: kept here too, so that adding up the bytes of the entries a build used
+    /// does not read the file at thirty thousand places).
+    private let keys: [UInt64], offsets: [Int], lengths: [UInt32]
     private let index: KeyIndex
     /// One bit per entry, set when this build looks the entry up.
     private let used: UnsafeMutablePointer<Atomic<UInt64>>
@@ -226,7 +228,7 @@ private final class StoredEntries: @unchecked Sendable {
     /// (another format or program).
     init(file: URL, firstLine: String) {
         let data = Self.map(file) ?? (try? Data(contentsOf: file)) ?? Data()
-        var keys: [UInt64] = [], offsets: [Int] = []
+        var keys: [UInt64] = [], offsets: [Int] = [], lengths: [UInt32] = []
         var index = KeyIndex(capacity: data.count / 512)
         let complete = data.starts(with: firstLine.utf8) && data.withUnsafeBytes { bytes -> Bool in
             var offset = firstLine.utf8.count
@@ -238,9 +240,11 @@ private final class StoredEntries: @unchecked Sendable {
                 guard length <= bytes.count - offset else { return false }
                 if let entry = index.find(key, in: keys) {
                     offsets[entry] = offset
+                    lengths[entry] = UInt32(length)
                 } else {
                     keys.append(key)
                     offsets.append(offset)
+                    lengths.append(UInt32(length))
                     index.add(keys.count - 1, keys: keys)
                 }
                 offset += length
@@ -250,6 +254,7 @@ private final class StoredEntries: @unchecked Sendable {
         self.bytes = complete ? data : Data()
         self.keys = complete ? keys : []
         self.offsets = complete ? offsets : []
+        self.lengths = complete ? lengths : []
         self.index = complete ? index : KeyIndex(capacity: 0)
         usedWords = (self.keys.count + 63) / 64
         used = .allocate(capacity: usedWords)
@@ -292,7 +297,7 @@ private final class StoredEntries: @unchecked Sendable {
     func offset(of entry: Int) -> Int { offsets[entry] }
 
     /// Bytes `entry` takes in the file, with its key and length.
-    func size(of entry: Int) -> Int { Self.headerSize + length(at: offsets[entry]) }
+    func size(of entry: Int) -> Int { Self.headerSize + Int(lengths[entry]) }
 
     /// Marks `entry` as looked up by this build.
     func noteUsed(_ entry: Int) {
@@ -312,19 +317,25 @@ private final class StoredEntries: @unchecked Sendable {
     /// The entries this build looked up, in file order.
     func usedEntries() -> [Int] {
         var entries: [Int] = []
-        for word in 0..<usedWords {
-            var bits = used[word].load(ordering: .relaxed)
-            while bits != 0 {
-                entries.append(word * 64 + bits.trailingZeroBitCount)
-                bits &= bits - 1
-            }
-        }
+        forEachUsedEntry { entries.append($0) }
         return entries
     }
 
     /// Bytes the entries this build looked up take in the file.
     func usedBytes() -> Int {
-        usedEntries().reduce(0) { $0 + size(of: $1) }
+        var total = 0
+        forEachUsedEntry { total += size(of: $0) }
+        return total
+    }
+
+    private func forEachUsedEntry(_ body: (Int) -> Void) {
+        for word in 0..<usedWords {
+            var bits = used[word].load(ordering: .relaxed)
+            while bits != 0 {
+                body(word * 64 + bits.trailingZeroBitCount)
+                bits &= bits - 1
+            }
+        }
     }
 
     /// True when the file can take `added` bytes more and still hold at least half live entries
@@ -347,7 +358,7 @@ private final class StoredEntries: @unchecked Sendable {
     /// Appends `entry` (key, length and value) as the file holds it.
     func append(_ entry: Int, to buffer: inout [UInt8]) {
         let offset = offsets[entry]
-        bytes.withUnsafeBytes { buffer += UnsafeRawBufferPointer(rebasing: $0[(offset - Self.headerSize)..<offset + length(at: offset)]) }
+        bytes.withUnsafeBytes { buffer += UnsafeRawBufferPointer(rebasing: $0[(offset - Self.headerSize)..<offset + Int(lengths[entry])]) }
     }
 }
 
