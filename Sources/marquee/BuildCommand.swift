@@ -4,6 +4,9 @@ import MarqueeKit
 
 struct Build: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        // Named here: the default name comes from `String(describing:)` of the type, whose
+        // protocol lookups scan every conformance record of this large binary (~0.5 ms each).
+        commandName: "build",
         abstract: "Build the site into its output folder.",
         discussion: """
             Reads ROOT/Content/site.yml, loads every source, renders descriptions (Markdown with \

@@ -4,6 +4,7 @@ import MarqueeKit
 
 struct Deploy: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "deploy",
         abstract: "Build the site and publish it to the git branch named in the config.",
         discussion: """
             Needs `deploy: {git: REMOTE, branch: gh-pages}` in Content/site.yml. The built Site/ \

@@ -4,6 +4,7 @@ import MarqueeKit
 
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "init",
         abstract: "Create a new site: config, sample movies and feed, and the default templates.")
 
     @Argument(help: ArgumentHelp("The folder to create the site in.", valueName: "dir"))

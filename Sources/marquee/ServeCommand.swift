@@ -5,6 +5,7 @@ import MarqueeServer
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Build the site, serve it, and rebuild and reload the browser on every change.",
         discussion: """
             The preview is built into ROOT/.marquee-cache/preview (never into Site/) and served on \
