@@ -169,6 +169,14 @@ public struct SiteBuilder: Sendable {
             }
             return unchanged(state, started: started, timings: timings, context: context)
         }
+        // Whether the output is as the last build left it (no folder of it changed: then its files
+        // are the state's, without reading it) is checked on the side while the stages run: its
+        // ten thousand `stat`s fill the time a core waits in the stages' serial parts. Nothing
+        // in the output changes before the commit. (Another program writing into the output
+        // during a build may leave a file the state does not list, however late the check; a
+        // later build that finds a folder's time differing from the state's reads the output.)
+        let lastState = previous
+        async let outputListing = lastState?.listing(of: site.output)
         for plugin in site.plugins {
             try run(plugin) { try plugin.transformItems(&items, in: context) }
             timings.lap("transform \(plugin.name)")
@@ -195,8 +203,7 @@ public struct SiteBuilder: Sendable {
                 try run(plugin) { try plugin.writeOutputs(for: items, into: output, in: context) }
                 timings.lap("write \(plugin.name)")
             }
-            // The output is as the last build left it unless a folder of it changed: no need to read it.
-            listing = previous?.listing(of: site.output)
+            listing = await outputListing
             result = try staged.commit(existing: listing)
         } catch {
             staged.discard()
