@@ -76,6 +76,11 @@ struct SlugTests {
         #expect(texts.allSatisfy { set.insert($0, hash: HashedStringSet.hash($0)) })
         #expect(!texts.contains { set.insert($0, hash: HashedStringSet.hash($0)) })
         #expect(!set.insert("b", hash: 7) && set.insert("slug-5000", hash: HashedStringSet.hash("slug-5000")))
+        // Members are numbered in the order they came, and found by their number after growing.
+        let c = set.insertOrFind("c", hash: 7 + 16), slug = set.insertOrFind("slug-1234", hash: HashedStringSet.hash("slug-1234"))
+        #expect(!c.inserted && c.member == 2 && !slug.inserted && slug.member == 3 + 1234)
+        let new = set.insertOrFind("d", hash: 7)
+        #expect(new.inserted && new.member == 3 + 5_001)
     }
 
     @Test func outputPathsMustStayInside() {

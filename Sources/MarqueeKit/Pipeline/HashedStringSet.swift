@@ -27,17 +27,24 @@ struct HashedStringSet {
 
     /// Adds `text`, whose ``hash(_:)`` is `hash`; false when it was already there.
     mutating func insert(_ text: String, hash: UInt64) -> Bool {
+        insertOrFind(text, hash: hash).inserted
+    }
+
+    /// Adds `text`, whose ``hash(_:)`` is `hash`, unless it is there; either way returns its
+    /// member number (members are numbered from 0 in the order they were added).
+    mutating func insertOrFind(_ text: String, hash: UInt64) -> (inserted: Bool, member: Int) {
         var slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
         while slots[slot] != 0 {
             let member = Int(slots[slot]) - 1
-            if hashes[member] == hash && members[member] == text { return false }
+            if hashes[member] == hash && members[member] == text { return (false, member) }
             slot = (slot + 1) & (slots.count - 1)
         }
-        slots[slot] = Int32(members.count + 1)
+        let member = members.count
+        slots[slot] = Int32(member + 1)
         members.append(text)
         hashes.append(hash)
         if members.count * 2 > slots.count { grow() }
-        return true
+        return (true, member)
     }
 
     /// Doubles the slots and places every member again by its hash.
