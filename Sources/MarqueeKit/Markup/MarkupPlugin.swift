@@ -24,6 +24,7 @@ public struct MarkupPlugin: Plugin {
         items.concurrentUpdate { item in
             let key = memoKey(bodyDigest: item.bodyDigest)
             let form = item.bodyForm
+            // Markdown and HTML made before: the memo holds it (plain text is quicker made again).
             if form != .text, let known = memo.rememberedText(for: key) {
                 item.setBodyHTML(.remembered(known), digest: key)
                 if form == .markdown { item.markdownRendering = (key, smartPunctuation, nil) }
@@ -32,38 +33,32 @@ public struct MarkupPlugin: Plugin {
             let rendered = render(item.body, key: key, context: context)
             // HTML made purely from the body and the settings is the same whenever its memo key
             // is: the key stands for it in later stages' keys and digests.
-            let digest: UInt64
-            switch rendered.html {
-            case .text(let html) where !rendered.isPure: digest = Item.digest(ofHTML: html)
-            default: digest = key
-            }
-            item.setBodyHTML(rendered.html, digest: digest)
-            if case .markdown = item.body { item.markdownRendering = (digest, smartPunctuation, rendered.textBlocks) }
+            let digest = rendered.isPure ? key : Item.digest(ofHTML: rendered.html)
+            item.setBodyHTML(.text(rendered.html), digest: digest)
+            if form == .markdown { item.markdownRendering = (digest, smartPunctuation, rendered.textBlocks) }
         }
     }
 
-    /// The HTML of `markup` (whose memo key is `key`), and for Markdown rendered now (not
-    /// remembered) its text blocks, read from the same parse for the layout stage. The HTML is
-    /// pure when it depends on nothing but `markup` and the settings (it does not point at
-    /// local files copied into the site).
-    func render(_ markup: Markup, key: UInt64, context: BuildContext) -> (html: Item.StoredHTML, textBlocks: [TextBlock]?, isPure: Bool) {
+    /// The HTML of `markup` made now (the memo did not have it), stored in the memo under `key`
+    /// when pure, and for Markdown its text blocks, read from the same parse for the layout
+    /// stage. The HTML is pure when it depends on nothing but `markup` and the settings (it does
+    /// not point at local files copied into the site).
+    func render(_ markup: Markup, key: UInt64, context: BuildContext) -> (html: String, textBlocks: [TextBlock]?, isPure: Bool) {
         switch markup {
         case .text(let text):
-            return (.text(text.isEmpty ? "" : "<p>" + HTMLEscape.text(text).replacingOccurrences(of: "\n", with: "<br>") + "</p>"), nil, true)
+            return (text.isEmpty ? "" : "<p>" + HTMLEscape.text(text).replacingOccurrences(of: "\n", with: "<br>") + "</p>", nil, true)
         case .html(let html, let base):
-            if let known = context.memo.rememberedText(for: key) { return (.remembered(known), nil, true) }
             let sanitized = HTMLSanitizer(base: base).sanitize(html)
             context.memo.store(sanitized, for: key)
-            return (.text(sanitized), nil, true)
+            return (sanitized, nil, true)
         case .markdown(let markdown, let base):
-            if let known = context.memo.rememberedText(for: key) { return (.remembered(known), nil, true) }
             // Local images are copied into the site as a side effect: such results are not reused.
             var touchedLocalFiles = false
             let rendered = MarkdownRenderer.renderWithTextBlocks(markdown, smartPunctuation: smartPunctuation) { url, role in
                 resolveLocal(url, role: role, base: base, context: context, touchedLocalFiles: &touchedLocalFiles)
             }
             if !touchedLocalFiles { context.memo.store(rendered.html, for: key) }
-            return (.text(rendered.html), rendered.textBlocks, !touchedLocalFiles)
+            return (rendered.html, rendered.textBlocks, !touchedLocalFiles)
         }
     }
 
