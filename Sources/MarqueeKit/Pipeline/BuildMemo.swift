@@ -17,13 +17,14 @@ public final class BuildMemo: Sendable {
     private let file: URL?
     /// The first line of the file: the format and the program (``BuildState/executableStamp``).
     private let firstLine: String
-    /// The previous build's file, mapped into memory on the first lookup, under ``mapping``; its
-    /// entries note which of them this build looks up, for ``save()``. Never changed once
-    /// ``isMapped`` is set: lookups then read it without the lock, which thirty thousand lookups
-    /// from every core would otherwise take turns at.
-    nonisolated(unsafe) private var mapped: StoredEntries?
+    /// The previous build's file, mapped into memory on the first lookup (under this lock). Its
+    /// entries note which of them this build looks up, for ``save()``.
+    private let previous = Locked<StoredEntries?>(nil)
+    /// Set once ``previous`` is mapped: lookups then read ``mapped`` without the lock, which
+    /// thirty thousand lookups from every core otherwise take turns at.
     private let isMapped = Atomic<Bool>(false)
-    private let mapping = Locked(())
+    /// ``previous``, once mapped; never changed after ``isMapped`` is set.
+    nonisolated(unsafe) private var mapped: StoredEntries?
     /// Values stored during this build.
     private let current = Locked<[UInt64: String]>([:])
 
@@ -72,12 +73,13 @@ public final class BuildMemo: Sendable {
     private func storedEntries() -> StoredEntries? {
         if isMapped.load(ordering: .acquiring) { return mapped }
         guard let file else { return nil }
-        return mapping.withLock { _ in
-            if !isMapped.load(ordering: .acquiring) {
-                mapped = StoredEntries(file: file, firstLine: firstLine)
+        return previous.withLock { stored in
+            if stored == nil {
+                stored = StoredEntries(file: file, firstLine: firstLine)
+                mapped = stored
                 isMapped.store(true, ordering: .releasing)
             }
-            return mapped
+            return stored
         }
     }
 
@@ -90,8 +92,7 @@ public final class BuildMemo: Sendable {
     func save() {
         guard let file else { return }
         let entries = current.withLock { $0 }
-        // Nil when this build looked nothing up: then none of the previous entries is kept.
-        let stored = isMapped.load(ordering: .acquiring) ? mapped : nil
+        let stored = previous.withLock { $0 }
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         if let stored, stored.isAppendable(liveBytes: Self.liveBytes(entries, in: stored), adding: Self.bytes(of: entries)),
             append(entries, to: file, holding: stored)
