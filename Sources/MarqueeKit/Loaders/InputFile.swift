@@ -47,7 +47,7 @@ public enum InputFile {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var data = Data(count: size)
-        let pieces = max(1, 4 * ProcessInfo.processInfo.activeProcessorCount)
+        let pieces = max(1, 4 * processorCount)
         let complete = data.withUnsafeMutableBytes { buffer -> Bool in
             nonisolated(unsafe) let buffer = buffer
             return Array(0..<pieces).concurrentMap { piece -> Bool in

@@ -252,7 +252,7 @@ public struct JSONParser {
     /// the list, does not leave the other waiting for its last piece).
     private func pieceStarts(first: Int, opening: UInt8, closing: UInt8) -> [Int] {
         let pieceBytes = parallelArrays.pieceBytes
-            ?? Swift.max(64 * 1024, (bytes.count - first) / (16 * ProcessInfo.processInfo.activeProcessorCount))
+            ?? Swift.max(64 * 1024, (bytes.count - first) / (16 * processorCount))
         var starts = [first]
         var cut = first + pieceBytes
         while cut < bytes.count, let guess = guessedElement(from: cut, opening: opening, closing: closing) {

@@ -1,5 +1,9 @@
 import Foundation
 
+/// The cores this process may use, read once: Foundation's `activeProcessorCount` reads the
+/// cgroup's CPU quota and CPU set from `/sys` on every call, and every parallel step asks.
+let processorCount = ProcessInfo.processInfo.activeProcessorCount
+
 extension Array where Element: Sendable {
     /// `map` spread over every core, order kept. For CPU-bound per-item work (markup, layout,
     /// rendering). When elements throw, the error of the first of them (in order) is rethrown.
@@ -15,7 +19,7 @@ extension Array where Element: Sendable {
         }
         // Many small chunks, taken by whichever core is free: no core idles while another finishes
         // a long last chunk.
-        let chunks = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 32)
+        let chunks = Swift.min(count, processorCount * 32)
         let failure = Locked<(index: Int, error: Failure)?>(nil)
         // How far each chunk got, so that a failed map can release exactly what it made.
         let reached = UnsafeMutableBufferPointer<Int>.allocate(capacity: chunks)
@@ -55,7 +59,7 @@ extension Array where Element: Sendable {
     @discardableResult
     mutating func concurrentUpdate<T: Sendable>(_ update: @Sendable (inout Element) -> T) -> [T] {
         let count = self.count
-        let chunks = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 32)
+        let chunks = Swift.min(count, processorCount * 32)
         guard chunks > 1 else {
             var results: [T] = []
             for index in indices { results.append(update(&self[index])) }
