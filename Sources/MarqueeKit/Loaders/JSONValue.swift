@@ -93,6 +93,27 @@ public struct JSONParser {
         return try result.get()
     }
 
+    /// The value that spans exactly `range` of `bytes` (blanks around it allowed), parsed as an
+    /// element of a container nested `containerDepth` deep (2 for the elements of the array in
+    /// `{"movies": […]}`), so that the depth limit is the whole document's. Positions in a thrown
+    /// error count from the start of `bytes`.
+    static func value(in bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, containerDepth: Int) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: UnsafeBufferPointer(rebasing: bytes[..<range.upperBound]), parallelArrays: (-1, Int.max, nil), index: range.lowerBound)
+        parser.skipWhitespace()
+        let value = try parser.parseValue(depth: containerDepth)
+        parser.skipWhitespace()
+        if parser.index < range.upperBound { throw parser.error("unexpected \(parser.describeCurrent()) after the end of the JSON value") }
+        return value
+    }
+
+    /// The string whose opening quote is at `offset` of `bytes`; nil when there is no valid
+    /// string there.
+    static func string(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { return nil }
+        var parser = JSONParser(bytes: bytes, parallelArrays: (-1, Int.max, nil), index: offset)
+        return try? parser.parseString()
+    }
+
     private init(bytes: UnsafeBufferPointer<UInt8>, parallelArrays: (depth: Int, bytes: Int, pieceBytes: Int?), index: Int = 0) {
         self.bytes = bytes
         self.parallelArrays = parallelArrays

@@ -4,6 +4,12 @@ import Foundation
 ///
 /// `Description` is Markdown. `Photo` may be a path relative to the JSON file (copied into the
 /// site), an absolute http(s) URL, empty, or missing.
+///
+/// A rebuild reads again only the movies whose bytes changed: what was read from each movie is
+/// kept in the memo under a hash of its bytes (see ``MovieRecord``), and an unchanged movie's
+/// item is made from that and the list's bytes, its description decoded only if something asks
+/// for it. A list of any other shape than `{"movies": [...]}`, or one with a syntax error, is
+/// parsed whole (which reports the first error exactly).
 public struct MovieListSource: Plugin {
     /// The source's name, shown on its items and its listing page.
     public let name: String
@@ -28,6 +34,30 @@ public struct MovieListSource: Plugin {
     public func loadItems(in context: BuildContext) async throws -> [Item] {
         let display = context.displayPath(file)
         let data = try InputFile.read(file, display: display)
+        let folder = file.deletingLastPathComponent()
+        let movies = try readMovieByMovie(data, folder: folder, display: display, memo: context.memo)
+            ?? readWhole(data, folder: folder, display: display, context: context)
+        var items: [Item] = []
+        items.reserveCapacity(movies.count)
+        for (index, result) in movies.enumerated() {
+            switch try result.get() {
+            case .ready(let item):
+                items.append(item)
+            case .waitingForLocalPhoto(let photo, let fields):
+                let image: ImageCandidate
+                do throws(LocalAssetProblem) {
+                    image = ImageCandidate(url: try context.localAssets.register(photo, relativeTo: folder))
+                } catch {
+                    throw BuildError(file: display, place: .path("\(Self.path(of: index)).Photo"), error.message + ".")
+                }
+                items.append(fields.item(image: image, source: name, folder: folder))
+            }
+        }
+        return items
+    }
+
+    /// The list parsed whole, then every movie read and checked.
+    private func readWhole(_ data: Data, folder: URL, display: String, context: BuildContext) throws(BuildError) -> [Result<Movie, BuildError>] {
         let document: JSONValue
         do {
             document = try JSONParser.parse(data)
@@ -49,28 +79,105 @@ public struct MovieListSource: Plugin {
         guard case .array(let list) = list else {
             throw BuildError(file: display, place: .path("movies"), "expected an array of movies, found \(list.kindName).")
         }
-        let folder = file.deletingLastPathComponent()
-        // Each movie is read, checked and made into an item on whichever core is free; only
-        // local photos are then registered, in the file's order, so asset names and the first
-        // error reported never depend on timing.
-        let movies = readAll(Array(list.prefix(limit ?? Int.max)), folder: folder, display: display)
-        var items: [Item] = []
-        items.reserveCapacity(movies.count)
-        for (index, result) in movies.enumerated() {
-            switch try result.get() {
-            case .ready(let item):
-                items.append(item)
-            case .waitingForLocalPhoto(let photo, let fields):
-                let image: ImageCandidate
-                do throws(LocalAssetProblem) {
-                    image = ImageCandidate(url: try context.localAssets.register(photo, relativeTo: folder))
-                } catch {
-                    throw BuildError(file: display, place: .path("\(Self.path(of: index)).Photo"), error.message + ".")
+        let movies = Array(list.prefix(limit ?? Int.max))
+        return Self.inBatches(movies.count) { indices in
+            readAndHash(indices.map { index in
+                Result { () throws(BuildError) -> (MovieFields, Photo) in try read(movies[index], at: index, display: display, folder: folder) }
+            }, folder: folder)
+        }
+    }
+
+    /// The list's movies found by structure, each read from the memo when its bytes are those of
+    /// a movie the last build read, and parsed and read otherwise; nil when the list is not a
+    /// plain `{"movies": [...]}` or a movie has a syntax error (the list is then parsed whole).
+    private func readMovieByMovie(_ data: Data, folder: URL, display: String, memo: BuildMemo) throws(BuildError) -> [Result<Movie, BuildError>]? {
+        let outcome = data.withUnsafeBytes { raw -> [Result<Movie, BuildError>]? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard let ranges = JSONLayout.objectElements(ofArrayUnder: "movies", in: bytes) else { return nil }
+            nonisolated(unsafe) let list = bytes
+            let kept = Swift.min(ranges.count, limit ?? Int.max)
+            let keySeed = recordKeySeed(folder: folder)
+            let hasSyntaxError = Locked(false)
+            let movies = Self.inBatches(ranges.count) { indices -> [Result<Movie, BuildError>] in
+                var known = [Movie?](repeating: nil, count: indices.count)
+                var read: [Result<(MovieFields, Photo), BuildError>] = []
+                var keys: [UInt64] = []
+                for index in indices {
+                    var key = keySeed
+                    key.combine(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(list)[ranges[index]]))
+                    let record = memo.value(for: key.value).flatMap(MovieRecord.init(memoText:))
+                    // Movies past the limit are only checked for syntax (as when the list is
+                    // parsed whole): a recorded one was valid.
+                    if index >= kept && record != nil { continue }
+                    if let record, let fields = record.fields(in: ranges[index], of: list, document: data) {
+                        known[index - indices.lowerBound] = movie(fields.0, photo: fields.1, folder: folder)
+                        continue
+                    }
+                    let value: JSONValue
+                    do {
+                        value = try JSONParser.value(in: list, range: ranges[index], containerDepth: 2)
+                    } catch {
+                        hasSyntaxError.withLock { $0 = true }
+                        return []
+                    }
+                    guard index < kept else { continue }
+                    read.append(Result { () throws(BuildError) -> (MovieFields, Photo) in try self.read(value, at: index, display: display, folder: folder) })
+                    keys.append(key.value)
                 }
-                items.append(fields.item(image: image, source: name, folder: folder))
+                let readIndices = indices.filter { known[$0 - indices.lowerBound] == nil && $0 < kept }
+                let fresh = readAndHash(read, folder: folder) { position, fields, photo in
+                    let range = ranges[readIndices[position]]
+                    if let record = MovieRecord(fields, photo, at: range, in: list) { memo.store(record.memoText, for: keys[position]) }
+                }
+                var results: [Result<Movie, BuildError>] = []
+                var next = fresh.makeIterator()
+                for index in indices where index < kept {
+                    if let movie = known[index - indices.lowerBound] { results.append(.success(movie)) } else { results.append(next.next()!) }
+                }
+                return results
+            }
+            return hasSyntaxError.withLock { $0 } ? nil : movies
+        }
+        return outcome
+    }
+
+    /// Runs `body` on every core for batches of 64 consecutive indices below `count`, and joins
+    /// their results in order.
+    private static func inBatches<T: Sendable>(_ count: Int, _ body: @Sendable (Range<Int>) -> [T]) -> [T] {
+        let batch = 64
+        let starts = Array(stride(from: 0, to: count, by: batch))
+        return starts.concurrentMap { start in body(start..<Swift.min(start + batch, count)) }.flatMap { $0 }
+    }
+
+    /// Movies read from one batch, with their ids: FNV-1a over a description, one byte after
+    /// another, was a fifth of loading, so four ids are hashed side by side
+    /// (``StableHash/Parts/of(_:)``). `readOne` sees each movie read, by its position in `read`.
+    private func readAndHash(
+        _ read: [Result<(MovieFields, Photo), BuildError>], folder: URL,
+        readOne: (Int, MovieFields, Photo) -> Void = { _, _, _ in }
+    ) -> [Result<Movie, BuildError>] {
+        let idParts = StableHash.Parts.of(read.map { result -> [String] in
+            guard case .success(let read) = result, case .text(let description) = read.0.body else { return [] }
+            return [name, read.0.title, description]
+        })
+        return zip(read.indices, zip(read, idParts)).map { position, pair in
+            let (result, idParts) = pair
+            return result.map { read in
+                var fields = read.0
+                fields.idParts = idParts
+                readOne(position, fields, read.1)
+                return movie(fields, photo: read.1, folder: folder)
             }
         }
-        return items
+    }
+
+    /// The memo key of what was read from a movie, before the movie's bytes are added: what else
+    /// its item depends on (the source's name and the list's folder).
+    private func recordKeySeed(folder: URL) -> StableHasher {
+        var key = StableHasher("movie-record-1")
+        key.combine(name)
+        key.combine(folder.path)
+        return key
     }
 
     /// A movie read on any core: its item, or its fields until its local photo is registered.
@@ -79,31 +186,7 @@ public struct MovieListSource: Plugin {
         case waitingForLocalPhoto(String, MovieFields)
     }
 
-    /// Reads and checks every movie on every core, 64 at a time, so that their ids are hashed
-    /// four side by side (``StableHash/Parts/of(_:)``: FNV-1a over a description, one byte after
-    /// another, was a fifth of loading).
-    private func readAll(_ list: [JSONValue], folder: URL, display: String) -> [Result<Movie, BuildError>] {
-        let batch = 64
-        let starts = Array(stride(from: 0, to: list.count, by: batch))
-        let batches = starts.concurrentMap { start -> [Result<Movie, BuildError>] in
-            let indices = start..<Swift.min(start + batch, list.count)
-            let read: [Result<(MovieFields, Photo), BuildError>] = indices.map { index in
-                Result { () throws(BuildError) -> (MovieFields, Photo) in try self.read(list[index], at: index, display: display) }
-            }
-            let idParts = StableHash.Parts.of(read.map { result -> [String] in
-                guard case .success(let read) = result else { return [] }
-                return [name, read.0.title, read.0.description]
-            })
-            return zip(read, idParts).map { result, idParts in
-                result.map { read in movie(read.0, idParts: idParts, photo: read.1, folder: folder) }
-            }
-        }
-        return batches.flatMap { $0 }
-    }
-
-    private func movie(_ fields: MovieFields, idParts: StableHash.Parts, photo: Photo, folder: URL) -> Movie {
-        var fields = fields
-        fields.idParts = idParts
+    private func movie(_ fields: MovieFields, photo: Photo, folder: URL) -> Movie {
         switch photo {
         case .none: return .ready(fields.item(image: nil, source: name, folder: folder))
         case .url(let url): return .ready(fields.item(image: ImageCandidate(url: url), source: name, folder: folder))
@@ -112,31 +195,49 @@ public struct MovieListSource: Plugin {
     }
 
     /// A movie's photo as given.
-    private enum Photo {
+    enum Photo {
         case none
         case url(String)
         /// A path relative to the list, registered once every movie is read.
         case local(String)
     }
 
-    /// One movie's strings, checked, and its id hash fed with all but the photo's final URL.
-    private struct MovieFields: Sendable {
-        var title, description, intro: String
+    /// One movie's strings, checked, the digest of its description and its id hash fed with all
+    /// but the photo's final URL.
+    struct MovieFields: Sendable {
+        var title, intro: String
+        var body: Description
+        /// ``Item/bodyDigest`` of the item's body.
+        var bodyDigest: UInt64
         var idParts = StableHash.Parts()
+
+        /// The description: read, or still in the list's bytes.
+        enum Description: Sendable {
+            case text(String)
+            case inList(JSONText)
+        }
 
         func item(image: ImageCandidate?, source: String, folder: URL) -> Item {
             var id = idParts
             id.add(image?.url ?? "")
-            return Item(
-                id: "movie-" + id.hex, source: source, title: title, intro: intro,
-                body: .markdown(description, base: folder), images: image.map { [$0] } ?? [])
+            let images = image.map { [$0] } ?? []
+            switch body {
+            case .text(let description):
+                var item = Item(id: "movie-" + id.hex, source: source, title: title, intro: intro, body: .markdown(description, base: folder), images: images)
+                item.recordBodyDigest(bodyDigest)
+                return item
+            case .inList(let description):
+                return Item(
+                    id: "movie-" + id.hex, source: source, title: title, intro: intro, undecodedMarkdown: description, base: folder,
+                    digest: bodyDigest, images: images)
+            }
         }
     }
 
     private static func path(of index: Int) -> String { "movies[\(index)]" }
 
     /// One movie of the list, checked, and its photo.
-    private func read(_ movie: JSONValue, at index: Int, display: String) throws(BuildError) -> (MovieFields, Photo) {
+    private func read(_ movie: JSONValue, at index: Int, display: String, folder: URL) throws(BuildError) -> (MovieFields, Photo) {
         guard case .object = movie else {
             throw BuildError(file: display, place: .path(Self.path(of: index)), "expected a movie object with Title and Description, found \(movie.kindName).")
         }
@@ -158,7 +259,8 @@ public struct MovieListSource: Plugin {
         }
         let intro = try string("Intro", required: false) ?? ""
         let photo = try string("Photo", required: false)?.trimmed(newlines: false)
-        let fields = MovieFields(title: title, description: description, intro: intro)
+        let fields = MovieFields(
+            title: title, intro: intro, body: .text(description), bodyDigest: Item.digest(of: .markdown(description, base: folder)))
         guard let photo, !photo.isEmpty else { return (fields, .none) }
         guard let scheme = URLPolicy.scheme(of: photo) else { return (fields, .local(photo)) }
         guard URLPolicy.imageSchemes.contains(scheme), URL(string: photo) != nil else {

@@ -72,6 +72,12 @@ public final class BuildMemo: Sendable {
         return value
     }
 
+    /// Maps the previous build's file now (it is otherwise mapped at the first lookup, while
+    /// lookups from other cores wait for it): a build calls this beside work that looks nothing up.
+    func prepare() {
+        _ = storedEntries()
+    }
+
     private func storedEntries() -> StoredEntries? {
         if isMapped.load(ordering: .acquiring) { return mapped }
         guard let file else { return nil }

@@ -34,10 +34,15 @@ public struct Item: Sendable {
     }
     /// The description as the source gave it.
     public var body: Markup {
-        get { storage.fields.body }
+        get {
+            switch storage.fields.body {
+            case .given(let markup): markup
+            case .undecodedMarkdown(let text, let base): .markdown(text.decoded, base: base)
+            }
+        }
         set {
             let storage = writable
-            storage.fields.body = newValue
+            storage.fields.body = .given(newValue)
             storage.fields.bodyDigest = nil
         }
     }
@@ -113,7 +118,7 @@ public struct Item: Sendable {
         tags: [String] = []
     ) {
         storage = Storage(Fields(
-            id: id, source: source, title: title, link: link, intro: intro, body: body, bodyHTML: .text(""), images: images,
+            id: id, source: source, title: title, link: link, intro: intro, body: .given(body), bodyHTML: .text(""), images: images,
             author: author, date: date, tags: tags, slug: "", cell: nil, badges: [], metadata: ItemMetadata(),
             markdownRendering: nil, bodyDigest: nil, bodyHTMLDigest: nil))
     }
@@ -125,7 +130,7 @@ public struct Item: Sendable {
         var title: String
         var link: String?
         var intro: String
-        var body: Markup
+        var body: StoredBody
         var bodyHTML: StoredHTML
         var images: [ImageCandidate]
         var author: String?
@@ -142,6 +147,13 @@ public struct Item: Sendable {
 
     /// What ``markdownRendering`` holds.
     typealias MarkdownRendering = (htmlDigest: UInt64, smartPunctuation: Bool, textBlocks: [TextBlock]?)
+
+    /// `body` as stored: as given, or a Markdown description still in the bytes of the JSON
+    /// file it was read from (see ``init(id:source:title:intro:undecodedMarkdown:base:digest:images:)``).
+    enum StoredBody: Sendable {
+        case given(Markup)
+        case undecodedMarkdown(JSONText, base: URL?)
+    }
 
     /// `bodyHTML` as stored: its text, or where the memo of the last build holds it. A rebuild
     /// takes every unchanged item's HTML from the memo and shows few of them: decoding them
@@ -181,7 +193,11 @@ extension Item {
     /// fingerprint, the markup stage's memo): ``recordBodyDigest()`` keeps the digest on the
     /// item, so that a build hashes each description once.
     var bodyDigest: UInt64 {
-        if let known = knownBodyDigest { return known }
+        knownBodyDigest ?? Self.digest(of: body)
+    }
+
+    /// ``bodyDigest`` of an item whose `body` is `body`.
+    static func digest(of body: Markup) -> UInt64 {
         var hasher = StableHasher("body")
         switch body {
         case .markdown(let text, let base): hasher.combine("m"); hasher.combine(text); hasher.combine(base?.absoluteString ?? "")
@@ -194,18 +210,39 @@ extension Item {
     /// The form of `body`, read without copying its text and base.
     var bodyForm: BodyForm {
         switch storage.fields.body {
-        case .markdown: .markdown
-        case .html: .html
-        case .text: .text
+        case .given(.markdown), .undecodedMarkdown: .markdown
+        case .given(.html): .html
+        case .given(.text): .text
         }
     }
 
     /// The forms of ``Markup``.
     enum BodyForm { case markdown, html, text }
 
+    /// An item whose `body` is the Markdown `text` relative to `base`, decoded only when read:
+    /// a rebuild takes an unchanged movie's item from the list's bytes, and the built-in stages
+    /// only ever need the description's `digest` (``bodyDigest``), unless it changed.
+    init(id: String, source: String, title: String, intro: String, undecodedMarkdown text: JSONText, base: URL?, digest: UInt64, images: [ImageCandidate]) {
+        storage = Storage(Fields(
+            id: id, source: source, title: title, link: nil, intro: intro, body: .undecodedMarkdown(text, base: base),
+            bodyHTML: .text(""), images: images, author: nil, date: nil, tags: [], slug: "", cell: nil, badges: [],
+            metadata: ItemMetadata(), markdownRendering: nil, bodyDigest: digest, bodyHTMLDigest: nil))
+    }
+
+    /// True while `body` is still in its source's bytes, not yet decoded (for tests).
+    var bodyIsUndecoded: Bool {
+        if case .undecodedMarkdown = storage.fields.body { return true }
+        return false
+    }
+
     /// Works out ``bodyDigest`` and keeps it on the item until `body` changes.
     mutating func recordBodyDigest() {
         if knownBodyDigest == nil { writable.fields.bodyDigest = bodyDigest }
+    }
+
+    /// Keeps `digest`, worked out by the caller with ``digest(of:)`` from this item's `body`.
+    mutating func recordBodyDigest(_ digest: UInt64) {
+        writable.fields.bodyDigest = digest
     }
 
     /// A key for `bodyHTML`: equal keys mean equal HTML (but for hash collisions; equal HTML

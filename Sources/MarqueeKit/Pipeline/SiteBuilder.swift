@@ -149,7 +149,10 @@ public struct SiteBuilder: Sendable {
         // the check above read it already.
         let knownState = stateRead
         async let previousState = knownState ?? BuildState.load(for: site)
+        // The memo, which loading may already look things up in, is mapped while files are read.
+        async let memoMapped: Void = memo.prepare()
         var items = try await loadAll(context)
+        await memoMapped
         timings.lap("load")
         // Nothing changed since the last build (same items and settings, output untouched): stop here.
         let fingerprint = BuildState.fingerprint(items: &items, contentStamps: contentStamps, environment: environment)

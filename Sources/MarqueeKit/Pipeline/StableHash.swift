@@ -46,7 +46,8 @@ public struct StableHasher: Sendable {
         data.withUnsafeBytes { combine($0) }
     }
 
-    private mutating func combine(_ bytes: UnsafeRawBufferPointer) {
+    /// Adds raw bytes.
+    mutating func combine(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
         if bytes.count >= 64 {
             // Long texts go through four lanes, each fed every fourth word: one lane's steps
@@ -141,6 +142,12 @@ public enum StableHash {
         /// The hash of the parts so far, as 16 hex digits.
         public var hex: String { StableHash.hexDigits(hash) }
 
+        /// The hash so far, to be carried on with ``init(state:)``.
+        var state: UInt64 { hash }
+
+        /// Carries on from a ``state``.
+        init(state: UInt64) { hash = state }
+
         /// The same as making one `Parts` per list and adding its parts in order, several times
         /// faster for long parts (an item's description).
         ///
@@ -217,8 +224,14 @@ public enum StableHash {
         }
     }
 
+    /// `hash` as 16 lowercase hex digits, made in place (every item's id is one).
     static func hexDigits(_ hash: UInt64) -> String {
-        let digits = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        String(unsafeUninitializedCapacity: 16) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            for position in 0..<16 {
+                buffer[position] = digits.utf8Start[Int(truncatingIfNeeded: hash >> UInt64(60 - 4 * position)) & 0xF]
+            }
+            return 16
+        }
     }
 }

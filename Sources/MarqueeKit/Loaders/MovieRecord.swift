@@ -1,0 +1,137 @@
+import Foundation
+
+/// What was read from one movie of a list, kept in the memo under a hash of the movie's bytes,
+/// so that a rebuild makes the item of an unchanged movie without parsing it again: where its
+/// strings are in those bytes, whether its photo is a local path or a URL, the state of its id's
+/// hash and its description's digest. The strings are decoded from the list again (quicker than
+/// from the memo), the description only when something reads it.
+struct MovieRecord: Equatable {
+    /// ``StableHash/Parts/state`` of the movie's id before its photo's final URL is added.
+    var idState: UInt64
+    /// ``Item/bodyDigest`` of its description.
+    var bodyDigest: UInt64
+    /// Where the strings' opening quotes are, counted from the movie's first byte: the title,
+    /// the description, the intro (nil when missing or null) and the photo (nil for no photo).
+    var title: Int, description: Int, intro: Int?, photo: Int?
+    /// True when the photo is a path relative to the list, false for a URL.
+    var photoIsLocal: Bool
+}
+
+extension MovieRecord {
+    /// The record of a movie read as `fields` and `photo` from `range` of `list`; nil when its
+    /// members cannot be found again there (then it is simply read again next time).
+    init?(_ fields: MovieListSource.MovieFields, _ photo: MovieListSource.Photo, at range: Range<Int>, in list: UnsafeBufferPointer<UInt8>) {
+        guard let members = JSONLayout.members(ofObjectIn: range, of: list) else { return nil }
+        // The last member of a name counts, as when the movie is read.
+        var values: [String: Range<Int>] = [:]
+        for member in members {
+            guard let key = JSONParser.string(at: member.key, in: list) else { return nil }
+            values[key] = member.value
+        }
+        func string(_ key: String) -> Int? {
+            guard let value = values[key], list[value.lowerBound] == UInt8(ascii: "\"") else { return nil }
+            return value.lowerBound - range.lowerBound
+        }
+        guard let title = string("Title"), let description = string("Description") else { return nil }
+        idState = fields.idParts.state
+        bodyDigest = fields.bodyDigest
+        self.title = title
+        self.description = description
+        intro = string("Intro")
+        switch photo {
+        case .none:
+            self.photo = nil
+            photoIsLocal = false
+        case .url, .local:
+            guard let offset = string("Photo") else { return nil }
+            self.photo = offset
+            if case .local = photo { photoIsLocal = true } else { photoIsLocal = false }
+        }
+    }
+
+    /// The movie's fields and photo, from the movie at `range` of `list` (the bytes of
+    /// `document`); nil when its strings are not where the record says (a hash collision: the
+    /// movie is then read).
+    func fields(in range: Range<Int>, of list: UnsafeBufferPointer<UInt8>, document: Data) -> (MovieListSource.MovieFields, MovieListSource.Photo)? {
+        let start = range.lowerBound
+        guard [title, description, intro ?? 0, photo ?? 0].allSatisfy({ $0 < range.count }),
+              let title = JSONParser.string(at: start + title, in: list), list[start + description] == UInt8(ascii: "\"")
+        else { return nil }
+        var intro = ""
+        if let offset = self.intro {
+            guard let text = JSONParser.string(at: start + offset, in: list) else { return nil }
+            intro = text
+        }
+        var photo = MovieListSource.Photo.none
+        if let offset = self.photo {
+            guard let text = JSONParser.string(at: start + offset, in: list)?.trimmed(newlines: false) else { return nil }
+            photo = photoIsLocal ? .local(text) : .url(text)
+        }
+        let fields = MovieListSource.MovieFields(
+            title: title, intro: intro, body: .inList(JSONText(document: document, offset: start + description)),
+            bodyDigest: bodyDigest, idParts: StableHash.Parts(state: idState))
+        return (fields, photo)
+    }
+
+    /// The record as memo text: `1 <id state> <digest> <title> <description> <intro> <photo>`,
+    /// numbers in base 36, `-` for no intro or photo, the photo's offset ending in `l` when local.
+    var memoText: String {
+        var text = "1 " + String(idState, radix: 36) + " " + String(bodyDigest, radix: 36)
+        text += " \(title) \(description) " + (intro.map { "\($0)" } ?? "-")
+        text += " " + (photo.map { "\($0)" + (photoIsLocal ? "l" : "u") } ?? "-")
+        return text
+    }
+
+    /// Reads ``memoText``; nil for any other text. (By bytes: splitting the text and reading its
+    /// numbers as Swift strings took longer than parsing the movie.)
+    init?(memoText: String) {
+        var text = memoText
+        guard let record = text.withUTF8({ Self.read($0) }) else { return nil }
+        self = record
+    }
+
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> MovieRecord? {
+        var position = 0
+        /// The next field's number in `radix` (nil for `-`), and its last byte when `kinded` (the
+        /// photo's `l` or `u`).
+        func field(radix: UInt64 = 10, kinded: Bool = false) -> (value: UInt64?, suffix: UInt8?)? {
+            let start = position
+            while position < bytes.count, bytes[position] != UInt8(ascii: " ") { position += 1 }
+            var end = position
+            position += 1
+            if end - start == 1, bytes[start] == UInt8(ascii: "-") { return (nil, nil) }
+            var suffix: UInt8?
+            if kinded, end > start, bytes[end - 1] == UInt8(ascii: "l") || bytes[end - 1] == UInt8(ascii: "u") {
+                suffix = bytes[end - 1]
+                end -= 1
+            }
+            guard end > start, end - start <= 13 else { return nil }
+            var value: UInt64 = 0
+            for byte in bytes[start..<end] {
+                let digit: UInt64
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "z") where radix > 10: digit = UInt64(byte - UInt8(ascii: "a")) + 10
+                default: return nil
+                }
+                guard digit < radix else { return nil }
+                let (product, overflow) = value.multipliedReportingOverflow(by: radix)
+                guard !overflow else { return nil }
+                let (sum, carry) = product.addingReportingOverflow(digit)
+                guard !carry else { return nil }
+                value = sum
+            }
+            return (value, suffix)
+        }
+        guard bytes.count > 2, bytes[0] == UInt8(ascii: "1"), bytes[1] == UInt8(ascii: " ") else { return nil }
+        position = 2
+        guard let id = field(radix: 36)?.value, let digest = field(radix: 36)?.value,
+              let title = field()?.value, let description = field()?.value, let intro = field(),
+              let photo = field(kinded: true), position == bytes.count + 1,
+              (photo.value == nil) == (photo.suffix == nil)
+        else { return nil }
+        return MovieRecord(
+            idState: id, bodyDigest: digest, title: Int(title), description: Int(description), intro: intro.value.map { Int($0) },
+            photo: photo.value.map { Int($0) }, photoIsLocal: photo.suffix == UInt8(ascii: "l"))
+    }
+}
