@@ -35,6 +35,9 @@ public struct MovieListSource: Plugin {
         let display = context.displayPath(file)
         let data = try InputFile.read(file, display: display)
         let folder = file.deletingLastPathComponent()
+        // Each movie is read, checked and made into an item on whichever core is free; only
+        // local photos are then registered, in the file's order, so asset names and the first
+        // error reported never depend on timing.
         let movies = try readMovieByMovie(data, folder: folder, display: display, memo: context.memo)
             ?? readWhole(data, folder: folder, display: display, context: context)
         var items: [Item] = []
@@ -90,8 +93,8 @@ public struct MovieListSource: Plugin {
     /// The list's movies found by structure, each read from the memo when its bytes are those of
     /// a movie the last build read, and parsed and read otherwise; nil when the list is not a
     /// plain `{"movies": [...]}` or a movie has a syntax error (the list is then parsed whole).
-    private func readMovieByMovie(_ data: Data, folder: URL, display: String, memo: BuildMemo) throws(BuildError) -> [Result<Movie, BuildError>]? {
-        let outcome = data.withUnsafeBytes { raw -> [Result<Movie, BuildError>]? in
+    private func readMovieByMovie(_ data: Data, folder: URL, display: String, memo: BuildMemo) -> [Result<Movie, BuildError>]? {
+        data.withUnsafeBytes { raw -> [Result<Movie, BuildError>]? in
             let bytes = raw.bindMemory(to: UInt8.self)
             guard let ranges = JSONLayout.objectElements(ofArrayUnder: "movies", in: bytes) else { return nil }
             nonisolated(unsafe) let list = bytes
@@ -138,7 +141,6 @@ public struct MovieListSource: Plugin {
             }
             return hasSyntaxError.withLock { $0 } ? nil : movies
         }
-        return outcome
     }
 
     /// Runs `body` on every core for batches of 64 consecutive indices below `count`, and joins

@@ -32,7 +32,9 @@ public struct Item: Sendable {
         get { storage.fields.intro }
         set { writable.fields.intro = newValue }
     }
-    /// The description as the source gave it.
+    /// The description as the source gave it. (A movie that did not change since the last build
+    /// keeps its description in the list's bytes and decodes it on each read: a plugin that
+    /// reads it several times should keep it in a local.)
     public var body: Markup {
         get {
             switch storage.fields.body {
