@@ -90,6 +90,12 @@ extension MovieRecord {
         self = record
     }
 
+    /// Reads ``memoText`` where the memo holds it.
+    init?(remembered: MemoText) {
+        guard let record = remembered.withUTF8({ Self.read($0) }) else { return nil }
+        self = record
+    }
+
     private static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> MovieRecord? {
         var position = 0
         /// The next field's number in `radix` (nil for `-`), and its last byte when `kinded` (the

@@ -210,6 +210,11 @@ struct MemoText: Sendable {
 
     /// The value.
     var text: String { entries.value(at: offset) }
+
+    /// Calls `body` with the value's UTF-8 in place (no string is made).
+    func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        entries.withValue(at: offset, body)
+    }
 }
 
 /// A memo file as read: its bytes (mapped), its entries (numbered in the order the file first
@@ -355,6 +360,12 @@ private final class StoredEntries: @unchecked Sendable {
     /// The length of the value at `offset`.
     private func length(at offset: Int) -> Int {
         bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset - 4, as: UInt32.self).littleEndian) }
+    }
+
+    /// Calls `body` with the UTF-8 of the value that starts at `offset`.
+    fileprivate func withValue<Result>(at offset: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let length = length(at: offset)
+        return bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[offset..<offset + length]).assumingMemoryBound(to: UInt8.self)) }
     }
 
     /// The value that starts at `offset`.
