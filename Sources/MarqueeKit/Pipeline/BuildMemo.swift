@@ -233,9 +233,10 @@ private final class StoredEntries: @unchecked Sendable {
     /// does not read the file at thirty thousand places).
     private let keys: [UInt64], offsets: [Int], lengths: [UInt32]
     private let index: KeyIndex
-    /// One bit per entry, set when this build looks the entry up.
-    private let used: UnsafeMutablePointer<Atomic<UInt64>>
-    private let usedWords: Int
+    /// One byte per entry, set to 1 when this build looks the entry up. (Bytes written with a
+    /// plain store, not bits set with an atomic OR: both cores mark entries, and an OR on a cache
+    /// line the other core holds stalled each lookup for a few hundred nanoseconds.)
+    private let used: UnsafeMutablePointer<Atomic<UInt8>>
 
     /// The entries of `file`; none when it is missing, damaged, or does not start with `firstLine`
     /// (another format or program).
@@ -269,13 +270,12 @@ private final class StoredEntries: @unchecked Sendable {
         self.offsets = complete ? offsets : []
         self.lengths = complete ? lengths : []
         self.index = complete ? index : KeyIndex(capacity: 0)
-        usedWords = (self.keys.count + 63) / 64
-        used = .allocate(capacity: usedWords)
-        for word in 0..<usedWords { (used + word).initialize(to: Atomic(0)) }
+        used = .allocate(capacity: self.keys.count)
+        for entry in 0..<self.keys.count { (used + entry).initialize(to: Atomic(0)) }
     }
 
     deinit {
-        used.deinitialize(count: usedWords)
+        used.deinitialize(count: keys.count)
         used.deallocate()
     }
 
@@ -314,17 +314,13 @@ private final class StoredEntries: @unchecked Sendable {
 
     /// Marks `entry` as looked up by this build.
     func noteUsed(_ entry: Int) {
-        let bit: UInt64 = 1 << UInt64(entry & 63)
-        // Most lookups find the mark already set (a key looked up by several stages) or are the
-        // first: reading first spares the cache line a write.
-        if used[entry >> 6].load(ordering: .relaxed) & bit == 0 {
-            used[entry >> 6].bitwiseOr(bit, ordering: .relaxed)
-        }
+        // A mark already set (a key looked up by several stages) spares the cache line a write.
+        if used[entry].load(ordering: .relaxed) == 0 { used[entry].store(1, ordering: .relaxed) }
     }
 
     /// True when this build looked `entry` up.
     func wasUsed(_ entry: Int) -> Bool {
-        used[entry >> 6].load(ordering: .relaxed) & (1 << UInt64(entry & 63)) != 0
+        used[entry].load(ordering: .relaxed) != 0
     }
 
     /// The entries this build looked up, in file order.
@@ -342,13 +338,7 @@ private final class StoredEntries: @unchecked Sendable {
     }
 
     private func forEachUsedEntry(_ body: (Int) -> Void) {
-        for word in 0..<usedWords {
-            var bits = used[word].load(ordering: .relaxed)
-            while bits != 0 {
-                body(word * 64 + bits.trailingZeroBitCount)
-                bits &= bits - 1
-            }
-        }
+        for entry in 0..<keys.count where used[entry].load(ordering: .relaxed) != 0 { body(entry) }
     }
 
     /// True when the file can take `added` bytes more and still hold at least half live entries
