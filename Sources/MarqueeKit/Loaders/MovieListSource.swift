@@ -112,7 +112,7 @@ public struct MovieListSource: Plugin {
                     // Movies past the limit are only checked for syntax (as when the list is
                     // parsed whole): a recorded one was valid.
                     if index >= kept && record != nil { continue }
-                    if let record, let fields = record.fields(in: ranges[index], of: list, document: data) {
+                    if let record, let fields = record.fields(in: ranges[index], of: list, document: data, folder: folder) {
                         known[index - indices.lowerBound] = movie(fields.0, photo: fields.1, folder: folder)
                         continue
                     }
@@ -159,7 +159,7 @@ public struct MovieListSource: Plugin {
         readOne: (Int, MovieFields, Photo) -> Void = { _, _, _ in }
     ) -> [Result<Movie, BuildError>] {
         let idParts = StableHash.Parts.of(read.map { result -> [String] in
-            guard case .success(let read) = result, case .text(let description) = read.0.body else { return [] }
+            guard case .success(let read) = result, case .given(.markdown(let description, _)) = read.0.body else { return [] }
             return [name, read.0.title, description]
         })
         return zip(read.indices, zip(read, idParts)).map { position, pair in
@@ -208,31 +208,18 @@ public struct MovieListSource: Plugin {
     /// but the photo's final URL.
     struct MovieFields: Sendable {
         var title, intro: String
-        var body: Description
+        /// The description: read, or still in the list's bytes.
+        var body: Item.StoredBody
         /// ``Item/bodyDigest`` of the item's body.
         var bodyDigest: UInt64
         var idParts = StableHash.Parts()
 
-        /// The description: read, or still in the list's bytes.
-        enum Description: Sendable {
-            case text(String)
-            case inList(JSONText)
-        }
-
         func item(image: ImageCandidate?, source: String, folder: URL) -> Item {
             var id = idParts
             id.add(image?.url ?? "")
-            let images = image.map { [$0] } ?? []
-            switch body {
-            case .text(let description):
-                var item = Item(id: "movie-" + id.hex, source: source, title: title, intro: intro, body: .markdown(description, base: folder), images: images)
-                item.recordBodyDigest(bodyDigest)
-                return item
-            case .inList(let description):
-                return Item(
-                    id: "movie-" + id.hex, source: source, title: title, intro: intro, undecodedMarkdown: description, base: folder,
-                    digest: bodyDigest, images: images)
-            }
+            return Item(
+                id: "movie-" + id.hex, source: source, title: title, intro: intro, storedBody: body, bodyDigest: bodyDigest,
+                images: image.map { [$0] } ?? [])
         }
     }
 
@@ -261,8 +248,8 @@ public struct MovieListSource: Plugin {
         }
         let intro = try string("Intro", required: false) ?? ""
         let photo = try string("Photo", required: false)?.trimmed(newlines: false)
-        let fields = MovieFields(
-            title: title, intro: intro, body: .text(description), bodyDigest: Item.digest(of: .markdown(description, base: folder)))
+        let body = Markup.markdown(description, base: folder)
+        let fields = MovieFields(title: title, intro: intro, body: .given(body), bodyDigest: Item.digest(of: body))
         guard let photo, !photo.isEmpty else { return (fields, .none) }
         guard let scheme = URLPolicy.scheme(of: photo) else { return (fields, .local(photo)) }
         guard URLPolicy.imageSchemes.contains(scheme), URL(string: photo) != nil else {

@@ -42,17 +42,21 @@ extension MovieRecord {
         case .none:
             self.photo = nil
             photoIsLocal = false
-        case .url, .local:
+        case .url:
             guard let offset = string("Photo") else { return nil }
             self.photo = offset
-            if case .local = photo { photoIsLocal = true } else { photoIsLocal = false }
+            photoIsLocal = false
+        case .local:
+            guard let offset = string("Photo") else { return nil }
+            self.photo = offset
+            photoIsLocal = true
         }
     }
 
     /// The movie's fields and photo, from the movie at `range` of `list` (the bytes of
-    /// `document`); nil when its strings are not where the record says (a hash collision: the
+    /// `document`, a list in `folder`); nil when its strings are not where the record says (a hash collision: the
     /// movie is then read).
-    func fields(in range: Range<Int>, of list: UnsafeBufferPointer<UInt8>, document: Data) -> (MovieListSource.MovieFields, MovieListSource.Photo)? {
+    func fields(in range: Range<Int>, of list: UnsafeBufferPointer<UInt8>, document: Data, folder: URL) -> (MovieListSource.MovieFields, MovieListSource.Photo)? {
         let start = range.lowerBound
         guard [title, description, intro ?? 0, photo ?? 0].allSatisfy({ $0 < range.count }),
               let title = JSONParser.string(at: start + title, in: list), list[start + description] == UInt8(ascii: "\"")
@@ -68,7 +72,7 @@ extension MovieRecord {
             photo = photoIsLocal ? .local(text) : .url(text)
         }
         let fields = MovieListSource.MovieFields(
-            title: title, intro: intro, body: .inList(JSONText(document: document, offset: start + description)),
+            title: title, intro: intro, body: .undecodedMarkdown(JSONText(document: document, offset: start + description), base: folder),
             bodyDigest: bodyDigest, idParts: StableHash.Parts(state: idState))
         return (fields, photo)
     }

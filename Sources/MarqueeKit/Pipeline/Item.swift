@@ -151,7 +151,7 @@ public struct Item: Sendable {
     typealias MarkdownRendering = (htmlDigest: UInt64, smartPunctuation: Bool, textBlocks: [TextBlock]?)
 
     /// `body` as stored: as given, or a Markdown description still in the bytes of the JSON
-    /// file it was read from (see ``init(id:source:title:intro:undecodedMarkdown:base:digest:images:)``).
+    /// file it was read from (see ``init(id:source:title:intro:storedBody:bodyDigest:images:)``).
     enum StoredBody: Sendable {
         case given(Markup)
         case undecodedMarkdown(JSONText, base: URL?)
@@ -221,14 +221,14 @@ extension Item {
     /// The forms of ``Markup``.
     enum BodyForm { case markdown, html, text }
 
-    /// An item whose `body` is the Markdown `text` relative to `base`, decoded only when read:
-    /// a rebuild takes an unchanged movie's item from the list's bytes, and the built-in stages
-    /// only ever need the description's `digest` (``bodyDigest``), unless it changed.
-    init(id: String, source: String, title: String, intro: String, undecodedMarkdown text: JSONText, base: URL?, digest: UInt64, images: [ImageCandidate]) {
+    /// An item whose body is `storedBody`, with its ``bodyDigest`` worked out by the source: a
+    /// rebuild takes an unchanged movie's description from the list's bytes, decoded only when
+    /// read, and the built-in stages only ever need its digest, unless it changed.
+    init(id: String, source: String, title: String, intro: String, storedBody: StoredBody, bodyDigest: UInt64, images: [ImageCandidate]) {
         storage = Storage(Fields(
-            id: id, source: source, title: title, link: nil, intro: intro, body: .undecodedMarkdown(text, base: base),
+            id: id, source: source, title: title, link: nil, intro: intro, body: storedBody,
             bodyHTML: .text(""), images: images, author: nil, date: nil, tags: [], slug: "", cell: nil, badges: [],
-            metadata: ItemMetadata(), markdownRendering: nil, bodyDigest: digest, bodyHTMLDigest: nil))
+            metadata: ItemMetadata(), markdownRendering: nil, bodyDigest: bodyDigest, bodyHTMLDigest: nil))
     }
 
     /// True while `body` is still in its source's bytes, not yet decoded (for tests).
@@ -242,10 +242,6 @@ extension Item {
         if knownBodyDigest == nil { writable.fields.bodyDigest = bodyDigest }
     }
 
-    /// Keeps `digest`, worked out by the caller with ``digest(of:)`` from this item's `body`.
-    mutating func recordBodyDigest(_ digest: UInt64) {
-        writable.fields.bodyDigest = digest
-    }
 
     /// A key for `bodyHTML`: equal keys mean equal HTML (but for hash collisions; equal HTML
     /// made in different ways may have different keys, which costs at most a page rendered
