@@ -37,7 +37,7 @@ public struct LayoutPlugin: Plugin {
             key.combine(item.titleLine)
             key.combine(Int(truncatingIfNeeded: item.bodyHTMLDigest))
             key.combine(hasImage ? 1 : 0)
-            if let known = memo.value(for: key.value).flatMap(LayoutEngine.LineCounts.init(memoText:)),
+            if let known = memo.rememberedText(for: key.value)?.withUTF8(LayoutEngine.LineCounts.init(memoText:)),
                known.title.count == engine.metrics.breakpoints.count {
                 item.cell = engine.plan(known, hasImage: hasImage)
                 return
@@ -60,32 +60,45 @@ extension LayoutEngine.LineCounts {
 
     /// Reads ``memoText``; nil when the text is not line counts.
     init?(memoText: String) {
-        var numbers: [Int] = []
-        numbers.reserveCapacity(8)
-        var current = -1
-        var utf8 = memoText.utf8.makeIterator()
-        guard let flag = utf8.next(), flag == UInt8(ascii: "e") || flag == UInt8(ascii: "-") else { return nil }
-        while let byte = utf8.next() {
+        var text = memoText
+        guard let counts = text.withUTF8(Self.init(memoText:)) else { return nil }
+        self = counts
+    }
+
+    /// Reads ``memoText`` from its UTF-8 (as the memo holds it, without making a string).
+    init?(memoText utf8: UnsafeBufferPointer<UInt8>) {
+        guard let flag = utf8.first, flag == UInt8(ascii: "e") || flag == UInt8(ascii: "-") else { return nil }
+        // The numbers after the flag: blocks, then title and description lines by turns.
+        var blocks = -1
+        var title: [Int] = [], description: [Int] = []
+        title.reserveCapacity(4)
+        description.reserveCapacity(4)
+        var current = -1, count = 0
+        func end() {
+            guard current >= 0 else { return }
+            if count == 0 {
+                blocks = current
+            } else if count % 2 == 1 {
+                title.append(current)
+            } else {
+                description.append(current)
+            }
+            count += 1
+            current = -1
+        }
+        for byte in utf8.dropFirst() {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 current = max(current, 0) * 10 + Int(byte - UInt8(ascii: "0"))
                 if current > 1_000_000 { return nil }
             case UInt8(ascii: " "):
-                if current >= 0 { numbers.append(current) }
-                current = -1
+                end()
             default:
                 return nil
             }
         }
-        if current >= 0 { numbers.append(current) }
-        guard let blocks = numbers.first, numbers.count % 2 == 1 else { return nil }
-        var title: [Int] = [], description: [Int] = []
-        title.reserveCapacity(numbers.count / 2)
-        description.reserveCapacity(numbers.count / 2)
-        for index in stride(from: 1, to: numbers.count, by: 2) {
-            title.append(numbers[index])
-            description.append(numbers[index + 1])
-        }
+        end()
+        guard blocks >= 0, count % 2 == 1 else { return nil }
         self.init(title: title, description: description, blocks: blocks, isEstimated: flag == UInt8(ascii: "e"))
     }
 }

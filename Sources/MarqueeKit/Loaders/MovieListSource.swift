@@ -38,29 +38,32 @@ public struct MovieListSource: Plugin {
         // Each movie is read, checked and made into an item on whichever core is free; only
         // local photos are then registered, in the file's order, so asset names and the first
         // error reported never depend on timing.
-        let movies = try readMovieByMovie(data, folder: folder, display: display, memo: context.memo)
+        var batches = try readMovieByMovie(data, folder: folder, display: display, memo: context.memo)
             ?? readWhole(data, folder: folder, display: display, context: context)
-        var items: [Item] = []
-        items.reserveCapacity(movies.count)
-        for (index, result) in movies.enumerated() {
-            switch try result.get() {
-            case .ready(let item):
-                items.append(item)
-            case .waitingForLocalPhoto(let photo, let fields):
+        // The batches' items are moved out (so that each item stays referenced once) and joined on
+        // every core.
+        var parts: [[Item]] = []
+        parts.reserveCapacity(batches.count)
+        for index in batches.indices {
+            let start = batches[index].start
+            for waiting in batches[index].waitingForLocalPhoto {
                 let image: ImageCandidate
                 do throws(LocalAssetProblem) {
-                    image = ImageCandidate(url: try context.localAssets.register(photo, relativeTo: folder))
+                    image = ImageCandidate(url: try context.localAssets.register(waiting.path, relativeTo: folder))
                 } catch {
-                    throw BuildError(file: display, place: .path("\(Self.path(of: index)).Photo"), error.message + ".")
+                    throw BuildError(file: display, place: .path("\(Self.path(of: start + waiting.offset)).Photo"), error.message + ".")
                 }
-                items.append(fields.item(image: image, source: name, folder: folder))
+                batches[index].items[waiting.offset] = waiting.fields.item(image: image, source: name, folder: folder)
             }
+            if let failure = batches[index].failure { throw failure }
+            parts.append(batches[index].items)
+            batches[index].items = []
         }
-        return items
+        return joinedOnEveryCore(consume parts)
     }
 
     /// The list parsed whole, then every movie read and checked.
-    private func readWhole(_ data: Data, folder: URL, display: String, context: BuildContext) throws(BuildError) -> [Result<Movie, BuildError>] {
+    private func readWhole(_ data: Data, folder: URL, display: String, context: BuildContext) throws(BuildError) -> [MovieBatch] {
         let document: JSONValue
         do {
             document = try JSONParser.parse(data)
@@ -84,24 +87,28 @@ public struct MovieListSource: Plugin {
         }
         let movies = Array(list.prefix(limit ?? Int.max))
         return Self.inBatches(movies.count) { indices in
-            readAndHash(indices.map { index in
+            var batch = MovieBatch(start: indices.lowerBound)
+            for movie in readAndHash(indices.map { index in
                 Result { () throws(BuildError) -> (MovieFields, Photo) in try read(movies[index], at: index, display: display, folder: folder) }
-            }, folder: folder)
+            }, folder: folder) {
+                guard batch.add(movie, source: name, folder: folder) else { break }
+            }
+            return batch
         }
     }
 
     /// The list's movies found by structure, each read from the memo when its bytes are those of
     /// a movie the last build read, and parsed and read otherwise; nil when the list is not a
     /// plain `{"movies": [...]}` or a movie has a syntax error (the list is then parsed whole).
-    private func readMovieByMovie(_ data: Data, folder: URL, display: String, memo: BuildMemo) -> [Result<Movie, BuildError>]? {
-        data.withUnsafeBytes { raw -> [Result<Movie, BuildError>]? in
+    private func readMovieByMovie(_ data: Data, folder: URL, display: String, memo: BuildMemo) -> [MovieBatch]? {
+        data.withUnsafeBytes { raw -> [MovieBatch]? in
             let bytes = raw.bindMemory(to: UInt8.self)
             guard let ranges = JSONLayout.objectElements(ofArrayUnder: "movies", in: bytes) else { return nil }
             nonisolated(unsafe) let list = bytes
             let kept = Swift.min(ranges.count, limit ?? Int.max)
             let keySeed = recordKeySeed(folder: folder)
             let hasSyntaxError = Locked(false)
-            let movies = Self.inBatches(ranges.count) { indices -> [Result<Movie, BuildError>] in
+            let movies = Self.inBatches(ranges.count) { indices -> MovieBatch in
                 var known = [Movie?](repeating: nil, count: indices.count)
                 var read: [Result<(MovieFields, Photo), BuildError>] = []
                 var keys: [UInt64] = []
@@ -121,7 +128,7 @@ public struct MovieListSource: Plugin {
                         value = try JSONParser.value(in: list, range: ranges[index], containerDepth: 2)
                     } catch {
                         hasSyntaxError.withLock { $0 = true }
-                        return []
+                        return MovieBatch(start: indices.lowerBound)
                     }
                     guard index < kept else { continue }
                     read.append(Result { () throws(BuildError) -> (MovieFields, Photo) in try self.read(value, at: index, display: display, folder: folder) })
@@ -132,23 +139,24 @@ public struct MovieListSource: Plugin {
                     let range = ranges[readIndices[position]]
                     if let record = MovieRecord(fields, photo, at: range, in: list) { memo.store(record.memoText, for: keys[position]) }
                 }
-                var results: [Result<Movie, BuildError>] = []
+                var batch = MovieBatch(start: indices.lowerBound)
                 var next = fresh.makeIterator()
                 for index in indices where index < kept {
-                    if let movie = known[index - indices.lowerBound] { results.append(.success(movie)) } else { results.append(next.next()!) }
+                    let movie = known[index - indices.lowerBound].map { .success($0) } ?? next.next()!
+                    guard batch.add(movie, source: name, folder: folder) else { break }
                 }
-                return results
+                return batch
             }
             return hasSyntaxError.withLock { $0 } ? nil : movies
         }
     }
 
-    /// Runs `body` on every core for batches of 64 consecutive indices below `count`, and joins
-    /// their results in order.
-    private static func inBatches<T: Sendable>(_ count: Int, _ body: @Sendable (Range<Int>) -> [T]) -> [T] {
+    /// Runs `body` on every core for batches of 64 consecutive indices below `count`; the
+    /// batches in order.
+    private static func inBatches(_ count: Int, _ body: @Sendable (Range<Int>) -> MovieBatch) -> [MovieBatch] {
         let batch = 64
         let starts = Array(stride(from: 0, to: count, by: batch))
-        return starts.concurrentMap { start in body(start..<Swift.min(start + batch, count)) }.flatMap { $0 }
+        return starts.concurrentMap { start in body(start..<Swift.min(start + batch, count)) }
     }
 
     /// Movies read from one batch, with their ids: FNV-1a over a description, one byte after
@@ -186,6 +194,35 @@ public struct MovieListSource: Plugin {
     private enum Movie: Sendable {
         case ready(Item)
         case waitingForLocalPhoto(String, MovieFields)
+    }
+
+    /// The movies of a batch of consecutive ones, read on one core.
+    private struct MovieBatch: Sendable {
+        /// The first movie's place in the list.
+        let start: Int
+        /// The movies' items in order, up to the first movie that could not be read; one that
+        /// waits for its local photo holds an item without it until the photo is registered.
+        var items: [Item] = []
+        /// The movies waiting for their local photo, by their place in `items`.
+        var waitingForLocalPhoto: [(offset: Int, path: String, fields: MovieFields)] = []
+        /// Why the movie after `items` could not be read.
+        var failure: BuildError?
+
+        /// Adds the next movie; false when it could not be read (the batch ends there: the build
+        /// fails with that error or an earlier one).
+        mutating func add(_ movie: Result<Movie, BuildError>, source: String, folder: URL) -> Bool {
+            switch movie {
+            case .success(.ready(let item)):
+                items.append(item)
+            case .success(.waitingForLocalPhoto(let path, let fields)):
+                waitingForLocalPhoto.append((items.count, path, fields))
+                items.append(fields.item(image: nil, source: source, folder: folder))
+            case .failure(let error):
+                failure = error
+                return false
+            }
+            return true
+        }
     }
 
     private func movie(_ fields: MovieFields, photo: Photo, folder: URL) -> Movie {

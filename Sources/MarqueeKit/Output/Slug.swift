@@ -47,15 +47,28 @@ public enum Slug {
         return slug.isEmpty ? "file-" + StableHash.hex(name).prefix(8) : slug
     }
 
+    /// The slug an item asks for, before repeats are numbered, and its hash.
+    public struct Base: Sendable {
+        let slug: String
+        let hash: UInt64
+    }
+
+    /// The slug `item` asks for: made from its title, or `item-<hash of id>` when the title has none.
+    public static func base(for item: Item) -> Base {
+        let made = make(item.title)
+        let slug = made.isEmpty ? "item-" + StableHash.hex(item.id).prefix(10) : made
+        return Base(slug: slug, hash: HashedStringSet.hash(slug))
+    }
+
     /// Gives every item a unique slug: from its title, or `item-<hash of id>` when the title has
     /// none; a repeated slug gets `-2`, `-3`, … in item order.
     public static func assign(to items: inout [Item]) {
-        // The bases and their hashes on every core; then the slugs in item order on one.
-        let bases = items.concurrentMap { item -> (slug: String, hash: UInt64) in
-            let made = make(item.title)
-            let base = made.isEmpty ? "item-" + StableHash.hex(item.id).prefix(10) : made
-            return (base, HashedStringSet.hash(base))
-        }
+        assign(to: &items, bases: items.concurrentMap(base(for:)))
+    }
+
+    /// Gives every item a unique slug from its ``base(for:)`` (`bases` in the items' order).
+    public static func assign(to items: inout [Item], bases: [Base]) {
+        precondition(bases.count == items.count, "one slug base per item")
         var taken = HashedStringSet(capacity: items.count)
         // The next suffix to try per base, by the base's member number in `taken`: every lower one
         // is already taken, and stays so. (Starting from 2 each time made 500 items named alike

@@ -16,23 +16,25 @@ public struct NormalizePlugin: Plugin {
     /// Drops repeated ids, trims titles (or uses the fallback), fills and cuts intros, caps image
     /// candidates and assigns slugs.
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
-        // The ids are hashed on every core; filtering copies every item, so it is only done
-        // when some id repeats.
-        let idHashes = items.concurrentMap { HashedStringSet.hash($0.id) }
-        var seen = HashedStringSet(capacity: items.count)
-        let firstOfTheirId = zip(items, idHashes).map { seen.insert($0.id, hash: $1) }
-        if firstOfTheirId.contains(false) {
-            items = zip(items, firstOfTheirId).filter(\.1).map(\.0)
-        }
         let config = context.config, memo = context.memo
-        items.concurrentUpdate { item in
+        // One pass on every core: each item made consistent, then its id and its slug's base
+        // hashed for the passes in order that follow.
+        var keys = items.concurrentUpdate { item -> (id: UInt64, slug: Slug.Base) in
             let title = item.title.trimmed()
             item.title = title.isEmpty ? config.titleFallback : title
             if item.intro.isEmpty { item.intro = Self.plainText(of: item, memo: memo) }
             item.intro = TextTruncation.truncate(item.intro, to: config.introLength)
             if item.images.count > Self.maximumImages { item.images.removeLast(item.images.count - Self.maximumImages) }
+            return (HashedStringSet.hash(item.id), Slug.base(for: item))
         }
-        Slug.assign(to: &items)
+        var seen = HashedStringSet(capacity: items.count)
+        let firstOfTheirId = zip(items, keys).map { seen.insert($0.id, hash: $1.id) }
+        // Filtering copies every item, so it is only done when some id repeats.
+        if firstOfTheirId.contains(false) {
+            items = zip(items, firstOfTheirId).filter(\.1).map(\.0)
+            keys = zip(keys, firstOfTheirId).filter(\.1).map(\.0)
+        }
+        Slug.assign(to: &items, bases: keys.map(\.slug))
     }
 
     /// The description as plain text (for the intro), remembered between builds.

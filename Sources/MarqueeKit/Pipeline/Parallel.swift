@@ -80,6 +80,32 @@ extension Array where Element: Sendable {
     }
 }
 
+/// `parts` joined into one array, on every core: each part's elements are copied into place and
+/// the part released on the core that copied it, so that the elements end up referenced once (a
+/// later change to one needs no copy) without one core touching them all.
+func joinedOnEveryCore<T: Sendable>(_ parts: consuming [[T]]) -> [T] {
+    var total = 0
+    let offsets = parts.map { part in
+        defer { total += part.count }
+        return total
+    }
+    return [T](unsafeUninitializedCapacity: total) { output, initializedCount in
+        parts.withUnsafeMutableBufferPointer { parts in
+            // Each iteration reads and empties its own part and fills its own range only.
+            nonisolated(unsafe) let parts = parts, output = output
+            DispatchQueue.concurrentPerform(iterations: parts.count) { index in
+                let part = parts[index]
+                parts[index] = []
+                part.withUnsafeBufferPointer { elements in
+                    guard let first = elements.baseAddress else { return }
+                    (output.baseAddress! + offsets[index]).initialize(from: first, count: elements.count)
+                }
+            }
+        }
+        initializedCount = total
+    }
+}
+
 /// Runs `first` and `second` at the same time (each on a core of its own when there are two) and
 /// returns both results: for a few independent pieces of serial work.
 func concurrently<First: Sendable, Second: Sendable>(
