@@ -119,6 +119,10 @@ struct MovieListReuseTests {
             MovieRecord(idState: 12_345, bodyDigest: 99, title: 3, description: 4, intro: 5, photo: 6, photoIsLocal: false),
         ]
         for record in records { #expect(MovieRecord(memoText: record.memoText) == record) }
+        // The format, spelled out: base 36 for the hashes, `-` for what is missing, the photo's kind last.
+        #expect(records[0].memoText == "1 1 3w5e11264sgsf 2 30 - -")
+        #expect(records[1].memoText == "1 3w5e11264sgsf 0 0 1 7 90l")
+        #expect(records[2].memoText == "1 9ix 2r 3 4 5 6u")
         for text in ["", "1 1 1 1 1 - -x", "2 1 1 1 1 - -", "1 1 1 -1 1 - -", "1 1 1 1 1 - 5", "1 zz! 1 1 1 - -"] {
             #expect(MovieRecord(memoText: text) == nil, "\(text)")
         }

@@ -23,31 +23,37 @@ extension MovieRecord {
     init?(_ fields: MovieListSource.MovieFields, _ photo: MovieListSource.Photo, at range: Range<Int>, in list: UnsafeBufferPointer<UInt8>) {
         guard let members = JSONLayout.members(ofObjectIn: range, of: list) else { return nil }
         // The last member of a name counts, as when the movie is read.
-        var values: [String: Range<Int>] = [:]
+        var titleValue, descriptionValue, introValue, photoValue: Range<Int>?
         for member in members {
             guard let key = JSONParser.string(at: member.key, in: list) else { return nil }
-            values[key] = member.value
+            switch key {
+            case "Title": titleValue = member.value
+            case "Description": descriptionValue = member.value
+            case "Intro": introValue = member.value
+            case "Photo": photoValue = member.value
+            default: continue
+            }
         }
-        func string(_ key: String) -> Int? {
-            guard let value = values[key], list[value.lowerBound] == UInt8(ascii: "\"") else { return nil }
+        func string(_ value: Range<Int>?) -> Int? {
+            guard let value, list[value.lowerBound] == UInt8(ascii: "\"") else { return nil }
             return value.lowerBound - range.lowerBound
         }
-        guard let title = string("Title"), let description = string("Description") else { return nil }
+        guard let title = string(titleValue), let description = string(descriptionValue) else { return nil }
         idState = fields.idParts.state
         bodyDigest = fields.bodyDigest
         self.title = title
         self.description = description
-        intro = string("Intro")
+        intro = string(introValue)
         switch photo {
         case .none:
             self.photo = nil
             photoIsLocal = false
         case .url:
-            guard let offset = string("Photo") else { return nil }
+            guard let offset = string(photoValue) else { return nil }
             self.photo = offset
             photoIsLocal = false
         case .local:
-            guard let offset = string("Photo") else { return nil }
+            guard let offset = string(photoValue) else { return nil }
             self.photo = offset
             photoIsLocal = true
         }
