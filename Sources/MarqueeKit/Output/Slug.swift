@@ -47,9 +47,11 @@ public enum Slug {
         return slug.isEmpty ? "file-" + StableHash.hex(name).prefix(8) : slug
     }
 
-    /// The slug an item asks for, before repeats are numbered, and its hash.
+    /// The slug an item asks for, before repeats are numbered (see ``base(for:)``).
     public struct Base: Sendable {
-        let slug: String
+        /// The slug itself.
+        public let slug: String
+        /// Its hash for ``HashedStringSet``, made where the slug is (on any core).
         let hash: UInt64
     }
 
