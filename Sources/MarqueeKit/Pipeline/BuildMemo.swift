@@ -360,8 +360,7 @@ private final class StoredEntries: @unchecked Sendable {
 
     /// The value that starts at `offset`.
     fileprivate func value(at offset: Int) -> String {
-        let length = length(at: offset)
-        return bytes.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + length]), as: UTF8.self) }
+        withValue(at: offset) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Appends `entry` (key, length and value) as the file holds it.

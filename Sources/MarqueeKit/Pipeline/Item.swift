@@ -225,10 +225,10 @@ extension Item {
     /// rebuild takes an unchanged movie's description from the list's bytes, decoded only when
     /// read, and the built-in stages only ever need its digest, unless it changed.
     init(id: String, source: String, title: String, intro: String, storedBody: StoredBody, bodyDigest: UInt64, images: [ImageCandidate]) {
-        storage = Storage(Fields(
-            id: id, source: source, title: title, link: nil, intro: intro, body: storedBody,
-            bodyHTML: .text(""), images: images, author: nil, date: nil, tags: [], slug: "", cell: nil, badges: [],
-            metadata: ItemMetadata(), markdownRendering: nil, bodyDigest: bodyDigest, bodyHTMLDigest: nil))
+        self.init(id: id, source: source, title: title, intro: intro, body: .text(""), images: images)
+        // The storage was just made: nothing else holds it.
+        storage.fields.body = storedBody
+        storage.fields.bodyDigest = bodyDigest
     }
 
     /// True while `body` is still in its source's bytes, not yet decoded (for tests).
@@ -241,7 +241,6 @@ extension Item {
     mutating func recordBodyDigest() {
         if knownBodyDigest == nil { writable.fields.bodyDigest = bodyDigest }
     }
-
 
     /// A key for `bodyHTML`: equal keys mean equal HTML (but for hash collisions; equal HTML
     /// made in different ways may have different keys, which costs at most a page rendered
