@@ -40,28 +40,40 @@ public enum InputFile {
     /// The file's `size` bytes, read in four pieces per core, taken by whichever core is free:
     /// copying a large list into fresh memory (and the page faults of that memory) was a fifth of
     /// loading it. (With one piece per core, a core that also loads the build state finished its
-    /// piece late while the other waited.) Nil when the file could not be read whole (it is then read the usual way,
-    /// which reports why).
+    /// piece late while the other waited.) Each piece's memory is made present before it is read
+    /// into (`MADV_POPULATE_WRITE`, one call instead of a page fault per 4 KiB: 4.5 -> 3.7 ms for
+    /// a 13.5 MB list on two cores). Nil when the file could not be read whole (it is then read the
+    /// usual way, which reports why).
     private static func readOnEveryCore(_ path: String, size: Int) -> Data? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var data = Data(count: size)
+        guard let start = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), start != MAP_FAILED else { return nil }
+        nonisolated(unsafe) let buffer = start
         let pieces = max(1, 4 * processorCount)
-        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
-            nonisolated(unsafe) let buffer = buffer
-            return Array(0..<pieces).concurrentMap { piece -> Bool in
-                var offset = piece * size / pieces
-                let end = (piece + 1) * size / pieces
-                while offset < end {
-                    let count = pread(descriptor, buffer.baseAddress! + offset, end - offset, off_t(offset))
-                    if count < 0 && errno == EINTR { continue }
-                    guard count > 0 else { return false }
-                    offset += count
-                }
-                return true
-            }.allSatisfy { $0 }
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let complete = Array(0..<pieces).concurrentMap { piece -> Bool in
+            var offset = piece * size / pieces
+            let end = (piece + 1) * size / pieces
+            // Whole pages (a page shared with the next piece is made present twice, harmlessly);
+            // a kernel without the advice (before Linux 5.14) faults the pages in as they are read.
+            let firstPage = offset / pageSize * pageSize
+            _ = madvise(buffer + firstPage, end - firstPage, populateWrite)
+            while offset < end {
+                let count = pread(descriptor, buffer + offset, end - offset, off_t(offset))
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }.allSatisfy { $0 }
+        guard complete else {
+            munmap(start, size)
+            return nil
         }
-        return complete ? data : nil
+        return Data(bytesNoCopy: start, count: size, deallocator: .custom { start, count in munmap(start, count) })
     }
+
+    /// `MADV_POPULATE_WRITE` (Linux 5.14), which Glibc's Swift module does not export.
+    private static let populateWrite: Int32 = 23
 }
