@@ -884,6 +884,86 @@ struct BuildStateTests {
     }
 }
 
+@Suite("Path tables")
+struct PathTableTests {
+    /// Random additions, changes and removals, with paths that share prefixes, an empty path and
+    /// non-ASCII ones, agree with a dictionary at every step; places never move as the table grows.
+    @Test func agreesWithADictionaryAndKeepsPlaces() {
+        var generator = SeededRandom(seed: 11)
+        var table = PathTable<Int>()
+        var model: [String: Int] = [:]
+        var places: [String: Int] = [:]
+        let names = (0..<300).map { $0 % 7 == 0 ? "items/é\($0)/index.html" : "items/\($0)/index.html" } + ["", "index.html", "a"]
+        for step in 0..<5_000 {
+            let path = names.randomElement(using: &generator)!
+            let value: Int? = Int.random(in: 0..<4, using: &generator) == 0 ? nil : step
+            table[path] = value
+            model[path] = value
+            if let place = table.place(of: path) {
+                #expect(places[path] == nil || places[path] == place)
+                places[path] = place
+            }
+            if step % 500 == 0 {
+                #expect(table.count == model.count)
+                for name in names { #expect(table[name] == model[name]) }
+                #expect(Dictionary(uniqueKeysWithValues: table.map { ($0.path, $0.value) }) == model)
+            }
+        }
+        #expect(table.place(of: "items/never/index.html") == nil)
+        for (path, place) in places {
+            #expect(table.path(at: place) == path)
+            #expect(table.value(at: place) == model[path])
+        }
+        var copy = PathTable<Int>()
+        for (path, value) in model.sorted(by: { $0.key > $1.key }) { copy[path] = value }
+        #expect(copy == table)
+        copy["index.html"] = -1
+        #expect(copy != table)
+    }
+}
+
+@Suite("Staged output", .removesTemporaryFolders)
+struct StagedOutputTests {
+    /// Files kept by their place in the previous build's table and files added resolve to what
+    /// was done last with each path: a file written then kept is kept (its staging copy removed),
+    /// one kept then written is the new one; a file neither kept nor added is removed.
+    @Test func keptAndAddedFilesResolveToTheLastOfEach() throws {
+        let output = try TestSupport.temporaryFolder().appending(path: "Site")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        var previous = PathTable<FileRecord>()
+        for name in ["a.html", "b.html", "c.html"] {
+            try Data("old \(name)".utf8).write(to: output.appending(path: name))
+            previous[name] = FileRecord(stamp: FileStamp(OpenFolder(output.path)!.status(of: name)!), digest: 1)
+        }
+        let staged = try StagedOutput(output: output, previous: previous)
+        staged.keepPrevious(at: previous.place(of: "a.html")!)
+        try staged.put("b.html", Data("new b".utf8))
+        staged.keepPrevious(at: previous.place(of: "b.html")!)
+        staged.keepPrevious(at: previous.place(of: "c.html")!)
+        try staged.put("c.html", Data("new c".utf8))
+        try staged.put("e/e.html", Data("new e".utf8))
+        #expect(Set(staged.paths) == ["a.html", "b.html", "c.html", "e/e.html"])
+        let result = try staged.commit(existing: previous)
+        #expect(result.written == 2 && result.unchanged == 2)
+        #expect(Set(staged.recordedAnew()) == ["c.html", "e/e.html"])
+        let recorded = staged.recorded()
+        #expect(recorded.count == 4 && recorded["a.html"] == previous["a.html"] && recorded["b.html"] == previous["b.html"])
+        #expect(recorded["c.html"]?.stamp.size == 5 && recorded["e/e.html"] != nil)
+        for (name, text) in [("a.html", "old a.html"), ("b.html", "old b.html"), ("c.html", "new c"), ("e/e.html", "new e")] {
+            #expect(try String(contentsOf: output.appending(path: name), encoding: .utf8) == text)
+        }
+        #expect(!FileManager.default.fileExists(atPath: staged.staging.path))
+
+        // Only a.html kept: the others are removed from the output and from the record.
+        let next = try StagedOutput(output: output, previous: recorded)
+        next.keepPrevious(at: recorded.place(of: "a.html")!)
+        let removal = try next.commit(existing: recorded)
+        #expect(removal.written == 0 && removal.unchanged == 1)
+        #expect(next.recorded() == ["a.html": previous["a.html"]!] && next.recordedAnew().isEmpty)
+        #expect(FileIO.regularFiles(under: output.path) == ["a.html"])
+    }
+}
+
 @Suite("Build memo", .removesTemporaryFolders)
 struct BuildMemoTests {
     /// A memo keeps what the build stored and what it reused from the previous build (copied as

@@ -17,11 +17,11 @@ struct BuildState: Equatable {
     var items: Int
     var pages: Int
     /// Path → size, modification time and digest of every file of the output.
-    var files: [String: FileRecord]
+    var files: PathTable<FileRecord>
     /// Every folder holding those files (`""` is the output folder) → its modification time in
     /// ns. A folder's time changes whenever an entry is added to it or removed from it, so while
     /// these are unchanged the output holds exactly the files listed, without reading a folder.
-    var folders: [String: Int64] = [:]
+    var folders: PathTable<Int64> = [:]
 
     static let version = "marquee-0.5"
 
@@ -69,17 +69,17 @@ struct BuildState: Equatable {
         var info = stat()
         guard fstat(descriptor, &info) == 0, Self.lastLine(of: descriptor, size: Int(info.st_size)) == previous.summaryLine else { return false }
         var added: [UInt8] = []
-        for path in changedFiles {
+        for var path in changedFiles {
             guard let record = files[path] else { return false }
-            if record != previous.files[path] { Self.append(path, record, to: &added) }
+            if record != previous.files[path] { path.withUTF8 { Self.append($0, record, to: &added) } }
         }
-        for path in changedFolders {
+        for var path in changedFolders {
             guard let time = folders[path] else { return false }
-            if time != previous.folders[path] { Self.append(folder: path, time, to: &added) }
+            if time != previous.folders[path] { path.withUTF8 { Self.append(folder: $0, time, to: &added) } }
         }
         added += summaryLine.utf8
         added.append(UInt8(ascii: "\n"))
-        let freshSize = files.keys.reduce(0) { $0 + $1.utf8.count + 40 } + folders.keys.reduce(0) { $0 + $1.utf8.count + 25 }
+        let freshSize = files.pathBytes + 40 * files.count + folders.pathBytes + 25 * folders.count
         guard Int(info.st_size) + added.count <= 2 * freshSize else { return false }
         let complete = added.withUnsafeBytes { FileIO.writeAll($0, to: descriptor) }
         // A half-written line would make the next build ignore the whole state.
@@ -127,33 +127,38 @@ struct BuildState: Equatable {
         // Room for the longest lines these can make (a number takes at most 20 digits and a
         // sign, a digest 16), so that the megabyte of a large site's state is never copied to
         // grow it.
-        bytes.reserveCapacity(
-            summaryLine.utf8.count + 1 + files.keys.reduce(0) { $0 + $1.utf8.count + 62 } + folders.keys.reduce(0) { $0 + $1.utf8.count + 27 })
-        for (path, record) in files { Self.append(path, record, to: &bytes) }
-        for (path, time) in folders { Self.append(folder: path, time, to: &bytes) }
+        bytes.reserveCapacity(summaryLine.utf8.count + 1 + files.pathBytes + 62 * files.count + folders.pathBytes + 27 * folders.count)
+        for place in files.places {
+            guard let record = files.value(at: place) else { continue }
+            files.withPath(at: place) { Self.append($0, record, to: &bytes) }
+        }
+        for place in folders.places {
+            guard let time = folders.value(at: place) else { continue }
+            folders.withPath(at: place) { Self.append(folder: $0, time, to: &bytes) }
+        }
         bytes += summaryLine.utf8
         bytes.append(UInt8(ascii: "\n"))
         return bytes
     }
 
     /// Appends a file's line.
-    private static func append(_ path: String, _ record: FileRecord, to bytes: inout [UInt8]) {
+    private static func append(_ path: UnsafeBufferPointer<UInt8>, _ record: FileRecord, to bytes: inout [UInt8]) {
         append(decimal: record.stamp.size, to: &bytes)
         bytes.append(UInt8(ascii: " "))
         append(decimal: record.stamp.modified, to: &bytes)
         bytes.append(UInt8(ascii: " "))
         if let digest = record.digest { append(hex: digest, to: &bytes) } else { bytes.append(UInt8(ascii: "-")) }
         bytes.append(UInt8(ascii: " "))
-        bytes += path.utf8
+        bytes.append(contentsOf: path)
         bytes.append(UInt8(ascii: "\n"))
     }
 
     /// Appends a folder's line.
-    private static func append(folder path: String, _ time: Int64, to bytes: inout [UInt8]) {
+    private static func append(folder path: UnsafeBufferPointer<UInt8>, _ time: Int64, to bytes: inout [UInt8]) {
         bytes += "d ".utf8
         append(decimal: time, to: &bytes)
         bytes += " - ".utf8
-        bytes += path.utf8
+        bytes.append(contentsOf: path)
         bytes.append(UInt8(ascii: "\n"))
     }
 
@@ -250,8 +255,10 @@ struct BuildState: Equatable {
     /// Foundation's `attributesOfItem` costs ~100 µs a file here.
     func matches(_ output: URL) -> Bool {
         guard let folder = OpenFolder(output.path) else { return false }
-        let unchanged = Array(files).concurrentMap { entry -> Bool in
-            folder.status(of: entry.key).map(FileStamp.init) == entry.value.stamp
+        let files = files
+        let unchanged = Array(files.places).concurrentMap { place -> Bool in
+            guard let record = files.value(at: place) else { return true }
+            return files.withPath(at: place) { folder.status(ofPath: $0) }.map(FileStamp.init) == record.stamp
         }
         return !unchanged.contains(false) && foldersUnchanged(in: output)
     }
@@ -259,15 +266,17 @@ struct BuildState: Equatable {
     /// The paths of the files in `output` when no folder of it changed since this state was
     /// recorded (so none was added or removed), without reading the folders; nil otherwise.
     /// The state's ``folders`` are then the folders' current times.
-    func listing(of output: URL) -> Dictionary<String, FileRecord>.Keys? {
-        foldersUnchanged(in: output) ? files.keys : nil
+    func listing(of output: URL) -> PathTable<FileRecord>? {
+        foldersUnchanged(in: output) ? files : nil
     }
 
     private func foldersUnchanged(in output: URL) -> Bool {
-        guard !folders.isEmpty, let outputFolder = OpenFolder(output.path) else { return false }
+        guard folders.count > 0, let outputFolder = OpenFolder(output.path) else { return false }
         // Each folder's time is compared where it is read (no table of the times read is made).
-        return !Array(folders).concurrentMap { folder, time in
-            outputFolder.status(of: folder)?.modifiedNanoseconds == time
+        let folders = folders
+        return !Array(folders.places).concurrentMap { place in
+            guard let time = folders.value(at: place) else { return true }
+            return folders.withPath(at: place) { outputFolder.status(ofPath: $0) }?.modifiedNanoseconds == time
         }.contains(false)
     }
 
@@ -291,9 +300,9 @@ struct BuildState: Equatable {
     /// ``listing(of:)``): then only the folders of the changed files (with their ancestors) and new
     /// folders are read again. Otherwise, or when the output was replaced whole, all are read.
     static func folderStamps(
-        holding files: [String: FileRecord], in output: URL, known: BuildState?, changes: (moved: [String], removed: [String])?
-    ) -> (stamps: [String: Int64], reread: [String]?) {
-        guard let known, let changes else { return (folderStamps(folders(holding: files.keys), in: output), nil) }
+        holding files: PathTable<FileRecord>, in output: URL, known: BuildState?, changes: (moved: [String], removed: [String])?
+    ) -> (stamps: PathTable<Int64>, reread: [String]?) {
+        guard let known, let changes else { return (folderStamps(folders(holding: files.paths), in: output), nil) }
         // Files only replaced, none added or removed (a typical edit): the folders are the known
         // ones, and only those holding a replaced file, with their ancestors, have new times.
         if changes.removed.isEmpty && changes.moved.allSatisfy({ known.files[$0] != nil }) {
@@ -303,21 +312,21 @@ struct BuildState: Equatable {
             for folder in changed { stamps[folder] = reread[folder] }
             return (stamps, changed)
         }
-        let all = folders(holding: files.keys)
+        let all = folders(holding: files.paths)
         let changed = Set(folders(holding: changes.moved + changes.removed))
-        var reread: [String] = [], kept: [String: Int64] = [:]
-        kept.reserveCapacity(all.count)
+        var reread: [String] = [], stamps = PathTable<Int64>(minimumCapacity: all.count)
         for folder in all {
-            if let time = known.folders[folder], !changed.contains(folder) { kept[folder] = time } else { reread.append(folder) }
+            if let time = known.folders[folder], !changed.contains(folder) { stamps[folder] = time } else { reread.append(folder) }
         }
-        return (kept.merging(folderStamps(reread, in: output)) { old, _ in old }, nil)
+        for (folder, time) in folderStamps(reread, in: output) { stamps[folder] = time }
+        return (stamps, nil)
     }
 
     /// The modification times (ns) of `folders` under `output`; a missing folder is left out.
-    static func folderStamps(_ folders: [String], in output: URL) -> [String: Int64] {
+    static func folderStamps(_ folders: [String], in output: URL) -> PathTable<Int64> {
         guard let outputFolder = OpenFolder(output.path) else { return [:] }
         let times = folders.concurrentMap { folder -> Int64? in outputFolder.status(of: folder)?.modifiedNanoseconds }
-        var stamps: [String: Int64] = [:]
+        var stamps = PathTable<Int64>(minimumCapacity: folders.count)
         for (folder, time) in zip(folders, times) { stamps[folder] = time }
         return stamps
     }
@@ -367,12 +376,10 @@ extension BuildState {
                   magnitude <= UInt64(Int64.max) else { return nil }
             return negative ? -Int64(magnitude) : Int64(magnitude)
         }
-        var files: [String: FileRecord] = [:]
-        var folders: [String: Int64] = [:]
         // About one line per 50 bytes (not trusting the summary's count: the file may be damaged);
         // about as many folders as files when every page has its own.
-        files.reserveCapacity(bytes.count / 50)
-        folders.reserveCapacity(bytes.count / 100)
+        var files = PathTable<FileRecord>(minimumCapacity: bytes.count / 50)
+        var folders = PathTable<Int64>(minimumCapacity: bytes.count / 100)
         /// The summary read last, and whether the line read last was one (a file whose appending
         /// was cut short does not end with one).
         var summary: (fingerprint: String, environment: String, inputs: String, items: Int, pages: Int)?
@@ -388,14 +395,14 @@ extension BuildState {
                 continue
             }
             endsWithSummary = false
-            let time = number(field()), digest = field(), path = string(field(last: true))
+            let time = number(field()), digest = field(), path = field(last: true)
             guard let first, let time, let digest, let path else { return nil }
             if first.elementsEqual("d".utf8) {
-                folders[path] = time
+                folders.set(time, forPath: path)
                 continue
             }
             guard let size = number(first) else { return nil }
-            files[path] = FileRecord(stamp: FileStamp(size: size, modified: time), digest: unsigned(digest, radix: 16))
+            files.set(FileRecord(stamp: FileStamp(size: size, modified: time), digest: unsigned(digest, radix: 16)), forPath: path)
         }
         guard let summary, endsWithSummary else { return nil }
         return BuildState(

@@ -137,6 +137,19 @@ final class OpenFolder: Sendable {
         let found = relative.isEmpty ? fstat(descriptor, &info) : fstatat(descriptor, relative, &info, 0)
         return found == 0 ? info : nil
     }
+
+    /// ``status(of:)`` of the path whose UTF-8 bytes are `relative`, with no `String` made of it.
+    func status(ofPath relative: UnsafeBufferPointer<UInt8>) -> stat? {
+        guard let start = relative.baseAddress, relative.count > 0 else { return status(of: "") }
+        // A path with a NUL byte names no entry (the call would read it shorter).
+        guard !relative.contains(0) else { return nil }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: relative.count + 1) { name in
+            UnsafeMutableRawPointer(name.baseAddress!).copyMemory(from: start, byteCount: relative.count)
+            name[relative.count] = 0
+            var info = stat()
+            return fstatat(descriptor, name.baseAddress!, &info, 0) == 0 ? info : nil
+        }
+    }
 }
 
 extension stat {

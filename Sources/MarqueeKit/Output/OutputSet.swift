@@ -19,6 +19,9 @@ public struct OutputFile: Sendable {
     /// True when `path` names an HTML page.
     public static func isPage(_ path: String) -> Bool { path.hasSuffix(".html") }
 
+    /// ``isPage(_:)`` of the path whose UTF-8 bytes are `path`.
+    static func isPage(_ path: UnsafeBufferPointer<UInt8>) -> Bool { path.count >= 5 && path.suffix(5).elementsEqual(".html".utf8) }
+
     /// The contents as text (pages, stylesheets, scripts).
     public var text: String {
         get { String(decoding: contents, as: UTF8.self) }
@@ -32,8 +35,9 @@ public struct OutputFile: Sendable {
 public final class OutputSet: Sendable {
     private let staged: StagedOutput
     private let postProcess: @Sendable (inout OutputFile) throws(BuildError) -> Void
-    /// What the previous build wrote, when made from the same environment (digests and stamps).
-    private let previous: BuildState?
+    /// Whether the previous build's files (``StagedOutput/previous``) were made from the same
+    /// environment, so that their digests can be compared with this build's.
+    private let previousIsComparable: Bool
 
     init(
         staged: StagedOutput, previous: BuildState?, environment: String,
@@ -41,7 +45,7 @@ public final class OutputSet: Sendable {
     ) {
         self.staged = staged
         self.postProcess = postProcess
-        self.previous = previous?.environment == environment ? previous : nil
+        previousIsComparable = previous?.environment == environment
     }
 
     /// Adds a file; a later file with the same path replaces an earlier one. Throws when the path
@@ -68,10 +72,10 @@ public final class OutputSet: Sendable {
     ///
     /// This is how a rebuild after a one-item edit renders two pages instead of all of them.
     public func reuse(_ path: String, digest: UInt64) -> Bool {
-        guard let previous, let record = previous.files[path], record.digest == digest,
-              staged.existingOutput?.status(of: path).map(FileStamp.init) == record.stamp
+        guard previousIsComparable, let place = staged.previous.place(of: path), let record = staged.previous.value(at: place),
+              record.digest == digest, staged.existingOutput?.status(of: path).map(FileStamp.init) == record.stamp
         else { return false }
-        staged.keep(path, record)
+        staged.keepPrevious(at: place)
         return true
     }
 

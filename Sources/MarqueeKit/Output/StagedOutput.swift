@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Writes a build into the output folder so that a build that fails or is killed leaves the
 /// previous site as it was.
@@ -38,25 +39,45 @@ final class StagedOutput: Sendable {
     /// The output folder as it was when the build began, held open to look up the files a
     /// build keeps (before the commit, which may replace it); nil when it did not exist.
     let existingOutput: OpenFolder?
-    /// What is known of each file added: written to the staging folder or kept from the output,
-    /// and what the build state records of it.
+    /// What is known of each file added with a record of its own: written to the staging folder,
+    /// or found in the output with the same bytes, and what the build state records of it.
     private struct Entry {
         var written: Bool
         var record: FileRecord
-        /// False when the record is the previous build's, as ``keep(_:_:)`` was given it.
-        var isNew = true
     }
     private let entries = Locked<[String: Entry]>([:])
     private let folders = Locked<Set<String>>([])
+    /// The files of the output as the previous build recorded them: a rebuild keeps most of them
+    /// by their place (``keepPrevious(at:)``), which takes no lock.
+    let previous: PathTable<FileRecord>
+    /// Per place of `previous`: what this build did with that path last, one of `Mark`. Each
+    /// path is added by one writer, which stores its byte with no lock (a shared table behind a
+    /// lock, which both cores took ten thousand times a rebuild, kept them waiting on each other).
+    nonisolated(unsafe) private let marks: UnsafeMutablePointer<Atomic<UInt8>>
+    private enum Mark {
+        static let notAdded: UInt8 = 0, keptAsRecorded: UInt8 = 1, entry: UInt8 = 2
+    }
+    /// The files added, worked out once all are (see ``resolved()``).
+    private let resolution = Locked<Resolution?>(nil)
+    private struct Resolution {
+        var records: PathTable<FileRecord>
+        /// Paths written to the staging folder.
+        var written: [String]
+        /// Paths whose records are not the previous build's.
+        var recordedAnew: [String]
+    }
 
     /// Changes of at most this many files, or of this share of the site, are applied in place.
     static let inPlaceLimit = (files: 32, share: 0.02)
 
-    /// `expectedFiles` is how many files the build will likely add (the last build's count):
-    /// room for them is made at once, instead of the table of files growing, and rehashing
-    /// every path, while the writers wait for its lock.
-    init(output: URL, expectedFiles: Int = 0) throws(BuildError) {
-        entries.withLock { $0.reserveCapacity(expectedFiles) }
+    /// `previous` is what the last build recorded of the output's files (see ``keepPrevious(at:)``).
+    /// Room for as many entries is made at once, instead of the table of files growing, and
+    /// rehashing every path, while the writers wait for its lock.
+    init(output: URL, previous: PathTable<FileRecord> = [:]) throws(BuildError) {
+        entries.withLock { $0.reserveCapacity(previous.count) }
+        self.previous = previous
+        marks = .allocate(capacity: previous.places.count)
+        for place in previous.places { (marks + place).initialize(to: Atomic(Mark.notAdded)) }
         self.output = output.standardizedFileURL
         token = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         staging = self.output.deletingLastPathComponent().appending(path: ".\(self.output.lastPathComponent).staging-\(token)")
@@ -67,14 +88,25 @@ final class StagedOutput: Sendable {
         try FileIO.makeFolders(staging.path)
     }
 
+    deinit {
+        marks.deinitialize(count: previous.places.count)
+        marks.deallocate()
+    }
+
     /// Every path added so far.
-    var paths: [String] { entries.withLock { Array($0.keys) } }
+    var paths: [String] {
+        var paths = Set(entries.withLock { $0.keys })
+        for place in previous.places where marks[place].load(ordering: .relaxed) == Mark.keptAsRecorded {
+            paths.insert(previous.path(at: place))
+        }
+        return Array(paths)
+    }
 
     /// Adds a file; safe to call from several threads. A later file with the same path replaces
     /// an earlier one. `digest` is what ``BuildState`` records for ``OutputSet/reuse(_:digest:)``.
     func put(_ path: String, _ contents: Data, digest: UInt64? = nil) throws(BuildError) {
         if outputExisted, let info = FileIO.matching(outputPrefix + path, contents) {
-            keep(path, FileRecord(stamp: FileStamp(info), digest: digest), isNew: true)
+            add(path, Entry(written: false, record: FileRecord(stamp: FileStamp(info), digest: digest)))
             return
         }
         let target = stagingPrefix + path
@@ -85,35 +117,76 @@ final class StagedOutput: Sendable {
         }
         // Moves into the output (a rename, or the staging folder's) keep the stamp.
         let stamp = try FileIO.write(contents, to: target)
-        entries.withLock { $0[path] = Entry(written: true, record: FileRecord(stamp: stamp, digest: digest)) }
+        add(path, Entry(written: true, record: FileRecord(stamp: stamp, digest: digest)))
     }
 
-    /// Keeps the output's file at `path` as it is (its maker knows it would come out the same).
-    /// `record` holds the output file's ``FileStamp``, as the caller just read it; `isNew` is
-    /// false when it is the record the previous build's state holds.
-    func keep(_ path: String, _ record: FileRecord, isNew: Bool = false) {
-        let earlier = entries.withLock { $0.updateValue(Entry(written: false, record: record, isNew: isNew), forKey: path) }
-        if earlier?.written == true { unlink(stagingPrefix + path) }
+    private func add(_ path: String, _ entry: Entry) {
+        let earlier = entries.withLock { $0.updateValue(entry, forKey: path) }
+        if earlier?.written == true && !entry.written { unlink(stagingPrefix + path) }
+        if let place = previous.place(of: path) { marks[place].store(Mark.entry, ordering: .relaxed) }
+    }
+
+    /// Keeps the output's file at `place` of ``previous`` as it is, with the record the previous
+    /// build made of it: its maker knows it would come out the same, and has just found the file
+    /// untouched. Safe to call from several threads, for different places.
+    func keepPrevious(at place: Int) {
+        marks[place].store(Mark.keptAsRecorded, ordering: .relaxed)
     }
 
     /// After ``commit(existing:)``: every file's size and modification time (from when it was written
     /// or compared) and the digests their makers gave.
-    func recorded() -> [String: FileRecord] {
-        entries.withLock { $0 }.mapValues(\.record)
+    func recorded() -> PathTable<FileRecord> {
+        resolved().records
     }
 
     /// The paths whose records were not taken from the previous build's state (see
-    /// ``keep(_:_:isNew:)``): the only ones whose records can differ from it.
+    /// ``keepPrevious(at:)``): the only ones whose records can differ from it.
     func recordedAnew() -> [String] {
-        entries.withLock { $0.filter(\.value.isNew).map(\.key) }
+        resolved().recordedAnew
+    }
+
+    /// The files added, once every writer is done: each path as it was added last (a file kept
+    /// as recorded after being written is kept, and its staging copy removed).
+    private func resolved() -> Resolution {
+        resolution.withLock { known in
+            if let known { return known }
+            var entries = entries.withLock { $0 }
+            var replacedPrevious = 0, kept = 0
+            for place in previous.places where marks[place].load(ordering: .relaxed) == Mark.keptAsRecorded { kept += 1 }
+            for (path, entry) in entries {
+                guard let place = previous.place(of: path), previous.value(at: place) != nil else { continue }
+                if marks[place].load(ordering: .relaxed) == Mark.keptAsRecorded {
+                    entries[path] = nil
+                    if entry.written { unlink(stagingPrefix + path) }
+                } else {
+                    replacedPrevious += 1
+                }
+            }
+            var records: PathTable<FileRecord>
+            if kept + replacedPrevious == previous.count {
+                // Every file of the previous build kept or made again (a typical rebuild): its
+                // table, with the new records, without a lookup per kept file.
+                records = previous
+            } else {
+                records = PathTable(minimumCapacity: kept + entries.count)
+                for place in previous.places where marks[place].load(ordering: .relaxed) == Mark.keptAsRecorded {
+                    previous.withPath(at: place) { records.set(previous.value(at: place), forPath: $0) }
+                }
+            }
+            for (path, entry) in entries { records[path] = entry.record }
+            let resolution = Resolution(
+                records: records, written: entries.filter(\.value.written).map(\.key), recordedAnew: Array(entries.keys))
+            known = resolution
+            return resolution
+        }
     }
 
     /// Makes the output hold exactly the files added, then removes the staging folder. `existing`
-    /// is what the output holds when the caller knows it (any collection that can tell whether it
-    /// holds a path quickly, such as a set or a dictionary's keys); otherwise the output is read.
-    func commit(existing known: (some Collection<String>)?) throws(BuildError) -> Result {
-        let files = entries.withLock { $0 }
-        let written = files.filter(\.value.written).map(\.key)
+    /// is what the output holds when the caller knows it (the files of the previous build's state,
+    /// see ``BuildState/listing(of:)``); otherwise the output is read.
+    func commit(existing known: PathTable<FileRecord>?) throws(BuildError) -> Result {
+        let files = resolved().records
+        let written = resolved().written
         var result = Result()
         result.written = written.count
         result.unchanged = files.count - result.written
@@ -122,8 +195,8 @@ final class StagedOutput: Sendable {
         if let known {
             // Every file kept is in the output, so in `known`: when the kept files and the written
             // ones `known` holds are all of it, nothing is removed (no lookup per known file).
-            let replaced = written.count(where: known.contains)
-            removed = result.unchanged + replaced == known.count ? [] : known.filter(isRemoved)
+            let replaced = written.count { known[$0] != nil }
+            removed = result.unchanged + replaced == known.count ? [] : known.paths.filter(isRemoved)
         } else {
             removed = FileIO.regularFiles(under: output.path).filter(isRemoved)
         }
@@ -140,7 +213,8 @@ final class StagedOutput: Sendable {
             return result
         }
         do throws(BuildError) {
-            for (path, entry) in files where !entry.written {
+            let writtenPaths = Set(written)
+            for (path, _) in files where !writtenPaths.contains(path) {
                 let target = stagingPrefix + path
                 try FileIO.makeFolders(String(target[..<target.lastIndex(of: "/")!]))
                 guard link(outputPrefix + path, target) == 0 else { throw FileIO.failure(target) }

@@ -188,9 +188,9 @@ public struct SiteBuilder: Sendable {
             try run(plugin) { try plugin.layOutItems(&items, in: context) }
         }
         timings.lap("lay out")
-        let staged = try StagedOutput(output: site.output, expectedFiles: previous?.files.count ?? 0)
+        let staged = try StagedOutput(output: site.output, previous: previous?.files ?? [:])
         let result: StagedOutput.Result
-        let listing: Dictionary<String, FileRecord>.Keys?
+        let listing: PathTable<FileRecord>?
         do {
             let plugins = site.plugins
             let output = OutputSet(staged: staged, previous: previous, environment: environment) { (file: inout OutputFile) throws(BuildError) in
@@ -216,7 +216,7 @@ public struct SiteBuilder: Sendable {
         // The memo (megabytes for a large site) is written while the state is made and written.
         async let memoSaved: Void = memo.save()
         let recorded = staged.recorded()
-        let pages = recorded.keys.filter(OutputFile.isPage).count
+        let pages = recorded.places.count { place in recorded.value(at: place) != nil && recorded.withPath(at: place, OutputFile.isPage) }
         let folders = BuildState.folderStamps(holding: recorded, in: site.output, known: listing != nil ? previous : nil, changes: result.changes)
         let state = BuildState(
             fingerprint: fingerprint, environment: environment, inputs: inputs ?? "-", items: items.count, pages: pages,
