@@ -72,11 +72,7 @@ public final class OutputSet: Sendable {
     ///
     /// This is how a rebuild after a one-item edit renders two pages instead of all of them.
     public func reuse(_ path: String, digest: UInt64) -> Bool {
-        guard previousIsComparable, let place = staged.previous.place(of: path), let record = staged.previous.value(at: place),
-              record.digest == digest, staged.existingOutput?.status(of: path).map(FileStamp.init) == record.stamp
-        else { return false }
-        staged.keepPrevious(at: place)
-        return true
+        previousIsComparable && staged.keepPrevious(path, ifDigest: digest)
     }
 
     /// The paths of every file added so far, sorted.

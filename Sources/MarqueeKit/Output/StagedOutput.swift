@@ -48,7 +48,7 @@ final class StagedOutput: Sendable {
     private let entries = Locked<[String: Entry]>([:])
     private let folders = Locked<Set<String>>([])
     /// The files of the output as the previous build recorded them: a rebuild keeps most of them
-    /// by their place (``keepPrevious(at:)``), which takes no lock.
+    /// by their place (``keepPrevious(_:ifDigest:)``), which takes no lock.
     let previous: PathTable<FileRecord>
     /// Per place of `previous`: what this build did with that path last, one of `Mark`. Each
     /// path is added by one writer, which stores its byte with no lock (a shared table behind a
@@ -70,7 +70,8 @@ final class StagedOutput: Sendable {
     /// Changes of at most this many files, or of this share of the site, are applied in place.
     static let inPlaceLimit = (files: 32, share: 0.02)
 
-    /// `previous` is what the last build recorded of the output's files (see ``keepPrevious(at:)``).
+    /// `previous` is what the last build recorded of the output's files (see
+    /// ``keepPrevious(_:ifDigest:)``).
     /// Room for as many entries is made at once, instead of the table of files growing, and
     /// rehashing every path, while the writers wait for its lock.
     init(output: URL, previous: PathTable<FileRecord> = [:]) throws(BuildError) {
@@ -126,11 +127,17 @@ final class StagedOutput: Sendable {
         if let place = previous.place(of: path) { marks[place].store(Mark.entry, ordering: .relaxed) }
     }
 
-    /// Keeps the output's file at `place` of ``previous`` as it is, with the record the previous
-    /// build made of it: its maker knows it would come out the same, and has just found the file
-    /// untouched. Safe to call from several threads, for different places.
-    func keepPrevious(at place: Int) {
+    /// Keeps the output's file at `path` as it is, with the record the previous build made of it,
+    /// when that record's digest is `digest` (its maker knows it would come out the same) and the
+    /// file is untouched (the size and modification time recorded); false otherwise. Safe to call
+    /// from several threads, for different paths. (Here rather than in ``OutputSet``: reading
+    /// ``previous`` from another object retained its buffers on every call, from both cores.)
+    func keepPrevious(_ path: String, ifDigest digest: UInt64) -> Bool {
+        guard let place = previous.place(of: path), let record = previous.value(at: place), record.digest == digest,
+              existingOutput?.status(of: path).map(FileStamp.init) == record.stamp
+        else { return false }
         marks[place].store(Mark.keptAsRecorded, ordering: .relaxed)
+        return true
     }
 
     /// After ``commit(existing:)``: every file's size and modification time (from when it was written
@@ -140,7 +147,7 @@ final class StagedOutput: Sendable {
     }
 
     /// The paths whose records were not taken from the previous build's state (see
-    /// ``keepPrevious(at:)``): the only ones whose records can differ from it.
+    /// ``keepPrevious(_:ifDigest:)``): the only ones whose records can differ from it.
     func recordedAnew() -> [String] {
         resolved().recordedAnew
     }
