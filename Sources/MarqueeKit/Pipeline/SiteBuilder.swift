@@ -145,14 +145,16 @@ public struct SiteBuilder: Sendable {
                 return unchanged(state, started: started, timings: timings, context: context)
             }
         }
-        // Loading is mostly one core's work: the previous build's state is read meanwhile, unless
-        // the check above read it already.
+        // Beside loading, one task maps the memo (which loading looks things up in once its files
+        // are read) and then reads the previous build's state, unless the check above read it
+        // already. One task, not one each: two would take both threads of a two-core machine's
+        // pool, and the loading would start only when one of them ended.
         let knownState = stateRead
-        async let previousState = knownState ?? BuildState.load(for: site)
-        // The memo, which loading may already look things up in, is mapped while files are read.
-        async let memoMapped: Void = memo.prepare()
+        async let previousState: BuildState? = {
+            memo.prepare()
+            return knownState ?? BuildState.load(for: site)
+        }()
         var items = try await loadAll(context)
-        await memoMapped
         timings.lap("load")
         // Nothing changed since the last build (same items and settings, output untouched): stop here.
         let fingerprint = BuildState.fingerprint(items: &items, contentStamps: contentStamps, environment: environment)
