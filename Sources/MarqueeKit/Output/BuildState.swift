@@ -24,6 +24,7 @@ struct BuildState: Equatable {
     var folders: PathTable<Int64> = [:]
 
     static let version = "marquee-0.5"
+    private static let versionBytes = Array(version.utf8)
 
     static func file(for site: Site) -> URL {
         site.root.appending(path: ".marquee-cache/build-\(StableHash.hex(site.output.path).prefix(12)).state")
@@ -386,7 +387,8 @@ extension BuildState {
         var endsWithSummary = false
         while offset < bytes.count {
             let first = field()
-            if let first, first.elementsEqual(version.utf8) {
+            // Lengths first: a generic comparison per line cost more than reading its numbers.
+            if let first, first.count == versionBytes.count, first.elementsEqual(versionBytes) {
                 guard let fingerprint = string(field()), let environment = string(field()), let inputs = string(field()),
                       let items = number(field()).map(Int.init), let pages = number(field(last: true)).map(Int.init)
                 else { return nil }
@@ -397,7 +399,7 @@ extension BuildState {
             endsWithSummary = false
             let time = number(field()), digest = field(), path = field(last: true)
             guard let first, let time, let digest, let path else { return nil }
-            if first.elementsEqual("d".utf8) {
+            if first.count == 1 && first[0] == UInt8(ascii: "d") {
                 folders.set(time, forPath: path)
                 continue
             }
