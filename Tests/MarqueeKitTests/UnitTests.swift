@@ -760,6 +760,16 @@ struct StableDescriptionTests {
         // Text cannot pass for the punctuation between entries.
         #expect(StableDescription.of(["a": "x\", value: \"y"]) != StableDescription.of(["a": "x", "value": "y"]))
     }
+
+    /// The leaves described by their own types read as the general cases make them.
+    @Test func leavesReadAsReflectionMakesThem() throws {
+        let leaves: [Any] = ["plain", "quote \" and \\ and \n", "", 0, -42, Int.max, 1.5, 0.1, -0.0, Double.infinity, true, false]
+        for leaf in leaves { #expect(StableDescription.of(leaf) == String(reflecting: leaf)) }
+        let url = try #require(URL(string: "https://example.org/a b?q=\"x\""))
+        #expect(StableDescription.of(url) == String(reflecting: url.description))
+        let missing: String? = nil, present: String? = "x"
+        #expect(StableDescription.of(missing as Any) == "nil" && StableDescription.of(present as Any) == "\"x\"")
+    }
 }
 
 /// Item ids and fallback slugs appear in URLs: their hash must never change. The expected

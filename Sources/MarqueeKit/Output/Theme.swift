@@ -19,8 +19,7 @@ public struct Theme: Sendable {
     /// asset's path and contents, and the metrics. Part of what a rebuild compares (see
     /// ``BuildState/environment(of:)``), so that an edit to any of them is seen.
     public let fingerprint: String
-    /// ``metrics`` as ``StableDescription`` gives it (worked out once: by reflection, it costs
-    /// about a millisecond).
+    /// ``metrics`` as ``describe(_:)`` gives it (worked out once).
     let metricsDescription: String
     /// Measures text in the theme's fonts, parsed on first use (once per process): a rebuild
     /// that finds nothing changed never needs them.
@@ -58,13 +57,22 @@ public struct Theme: Sendable {
         // with the metrics' description (by reflection).
         let (assetsResult, (templatesResult, metricsDescription)) = concurrently(
             { Result { () throws(BuildError) in try ThemeAssets.make(themeFiles: assetFiles, metrics: metrics) } },
-            { (Result { () throws(BuildError) in try templates(in: themeFiles) }, StableDescription.of(metrics)) })
+            { (Result { () throws(BuildError) in try templates(in: themeFiles) }, describe(metrics)) })
         let (library, templateTexts) = try templatesResult.get()
         let assets = try assetsResult.get()
         return Theme(
             metrics: metrics, templates: library, pages: PageTemplates(texts: templateTexts, library: library), assets: assets,
             fingerprint: fingerprint(templates: templateTexts, assets: assets, metricsDescription: metricsDescription),
             metricsDescription: metricsDescription)
+    }
+
+    /// `metrics` described for comparing between builds (``metricsDescription``). The default
+    /// metrics are a fixed token rather than described by reflection, which took 2.5 ms of every
+    /// build's start (the runtime searching this large program's conformances for each type it
+    /// met): whatever compares these descriptions also compares the program that made them
+    /// (``BuildState/executableStamp``), so a default changed in another build of Marquee shows.
+    static func describe(_ metrics: ThemeMetrics) -> String {
+        metrics == ThemeMetrics() ? "ThemeMetrics(default)" : StableDescription.of(metrics)
     }
 
     /// The theme's templates (the `.mustache` files at the top of `files`), parsed, and their

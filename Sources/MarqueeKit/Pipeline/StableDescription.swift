@@ -7,6 +7,17 @@ import Foundation
 /// added to a type later is covered without anyone remembering to add it.
 enum StableDescription {
     static func of(_ value: Any) -> String {
+        // The commonest leaves by their own types, as the general cases below would describe
+        // them: a cast to a protocol there makes the runtime search every conformance of this
+        // large program the first time it meets a type, on every build's start.
+        switch value {
+        case let text as String: return text.debugDescription
+        case let number as Int: return String(number)
+        case let number as Double: return number.debugDescription
+        case let flag as Bool: return flag ? "true" : "false"
+        case let url as URL: return url.description.debugDescription
+        default: break
+        }
         let mirror = Mirror(reflecting: value)
         switch mirror.displayStyle {
         case .dictionary?, .set?:
