@@ -44,19 +44,27 @@ public struct Theme: Sendable {
     /// The templates every theme must provide.
     public static let requiredTemplates = ["layout", "gallery", "cell-basic", "cell-image", "item", "404"]
 
-    /// Loads the default theme with the site's overrides from `siteRoot/Templates`.
-    public static func load(siteRoot: URL, metrics: ThemeMetrics = ThemeMetrics()) throws(BuildError) -> Theme {
+    /// Loads the default theme with the site's overrides from `siteRoot/Templates`. With
+    /// `digestCache`, the fonts' digests are remembered in that file between loads (see
+    /// ``FileDigestCache``); a build keeps them in `ROOT/.marquee-cache/file-digests`.
+    public static func load(siteRoot: URL, metrics: ThemeMetrics = ThemeMetrics(), digestCache: URL? = nil) throws(BuildError) -> Theme {
         var files = defaultFiles()
         let overrides = siteRoot.appending(path: "Templates")
         for (path, data) in readFolder(overrides) { files[path] = data }
 
         MustacheContentTypes.register(FastHTMLContentType(), named: FastHTMLContentType.name)
         let themeFiles = files, assetFiles = files.filter { $0.key.hasPrefix("assets/") }
+        let fontDigests = FileDigestCache(file: digestCache)
         // Independent parts of a few milliseconds each, on every build (no-op ones too), made side
         // by side: the assets (hashing 5 MB of fonts), and the templates (parsed and compiled)
         // with the metrics' description (by reflection).
         let (assetsResult, (templatesResult, metricsDescription)) = concurrently(
-            { Result { () throws(BuildError) in try ThemeAssets.make(themeFiles: assetFiles, metrics: metrics) } },
+            {
+                Result { () throws(BuildError) in
+                    defer { fontDigests.save() }
+                    return try ThemeAssets.make(themeFiles: assetFiles, metrics: metrics, fontDigests: fontDigests)
+                }
+            },
             { (Result { () throws(BuildError) in try templates(in: themeFiles) }, describe(metrics)) })
         let (library, templateTexts) = try templatesResult.get()
         let assets = try assetsResult.get()

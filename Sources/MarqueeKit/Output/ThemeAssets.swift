@@ -21,19 +21,24 @@ public struct ThemeAssets: Sendable {
     /// The fallback font file (CJK), loaded by browsers only for the code points it covers.
     public let fallbackFont: String
 
-    /// Fingerprints the theme's assets. `themeFiles` are the files under `Templates/assets/`.
-    static func make(themeFiles: [String: Data], metrics: ThemeMetrics) throws(BuildError) -> ThemeAssets {
+    /// Fingerprints the theme's assets. `themeFiles` are the files under `Templates/assets/`;
+    /// the fonts' digests come through `fontDigests`.
+    static func make(themeFiles: [String: Data], metrics: ThemeMetrics, fontDigests: FileDigestCache = FileDigestCache(file: nil)) throws(BuildError) -> ThemeAssets {
         var files: [String: Data] = [:], digests: [String: UInt64] = [:]
-        func add(_ logicalPath: String, _ data: Data) -> String {
-            let digest = StableHasher.value(of: data)
+        func add(_ logicalPath: String, _ data: Data, digest: UInt64? = nil) -> String {
+            let digest = digest ?? StableHasher.value(of: data)
             let path = fingerprinted(logicalPath, digest: digest)
             files[path] = data
             digests[path] = digest
             return path
         }
-        let regular = add("assets/fonts/marquee-sans.ttf", try FontCache.shared.bytes(of: metrics.regularFont))
-        let bold = add("assets/fonts/marquee-sans-bold.ttf", try FontCache.shared.bytes(of: metrics.boldFont))
-        let fallback = add("assets/fonts/marquee-fallback.ttf", try FontCache.shared.bytes(of: metrics.fallbackFont))
+        func addFont(_ logicalPath: String, _ font: URL) throws(BuildError) -> String {
+            let data = try FontCache.shared.bytes(of: font)
+            return add(logicalPath, data, digest: try fontDigests.digest(of: font.path) { () throws(BuildError) in data })
+        }
+        let regular = try addFont("assets/fonts/marquee-sans.ttf", metrics.regularFont)
+        let bold = try addFont("assets/fonts/marquee-sans-bold.ttf", metrics.boldFont)
+        let fallback = try addFont("assets/fonts/marquee-fallback.ttf", metrics.fallbackFont)
         if let license = try? Data(contentsOf: metrics.fontLicense) { files["assets/fonts/LICENSE.txt"] = license }
         if let license = try? Data(contentsOf: metrics.fallbackFontLicense) { files["assets/fonts/LICENSE-fallback.txt"] = license }
 

@@ -34,7 +34,7 @@ public struct Site: Sendable {
         let configFile = root.appending(path: "Content/site.yml")
         var config = try SiteConfig.load(from: configFile, displayName: configFile.path.hasPrefix(FileManager.default.currentDirectoryPath + "/Content/") ? "Content/site.yml" : configFile.path)
         if let baseURL { config.baseURL = try SiteConfig.normalizedBaseURL(baseURL.absoluteString, node: nil) }
-        let theme = try Theme.load(siteRoot: root)
+        let theme = try Theme.load(siteRoot: root, digestCache: root.appending(path: ".marquee-cache/file-digests"))
         let content = root.appending(path: "Content")
         var plugins: [any Plugin] = []
         let needsFetcher = config.sources.contains { $0.url != nil }

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Digests (``StableHasher`` values) of large files that rarely change, remembered between
+/// builds by the files' change stamps (``FileIO/changeStamp(of:)``: device, inode, size,
+/// modification and change times; any write changes the change time, which no program can set
+/// back). The theme's fonts are 5 MB, and hashing them was a third of loading the theme, which
+/// every build does, a no-op one too.
+///
+/// Kept in one small text file, `digest stamp… path` per line, rewritten whole (through a
+/// temporary file and a rename) when a digest was added; a missing or damaged file is an empty
+/// cache.
+final class FileDigestCache: Sendable {
+    private let file: URL?
+    private let known: [String: (stamp: [Int], digest: UInt64)]
+    private let added = Locked<[String: (stamp: [Int], digest: UInt64)]>([:])
+
+    /// The cache kept in `file` (nil: nothing is remembered).
+    init(file: URL?) {
+        self.file = file
+        var known: [String: (stamp: [Int], digest: UInt64)] = [:]
+        if let file, let text = try? String(contentsOf: file, encoding: .utf8) {
+            for line in text.split(separator: "\n") {
+                let fields = line.split(separator: " ", maxSplits: 8, omittingEmptySubsequences: false)
+                guard fields.count == 9, let digest = UInt64(fields[0], radix: 16) else { continue }
+                let stamp = fields[1...7].compactMap { Int($0) }
+                guard stamp.count == 7 else { continue }
+                known[String(fields[8])] = (stamp, digest)
+            }
+        }
+        self.known = known
+    }
+
+    /// The digest of the file at `path` whose bytes `bytes` gives: remembered, if the file's
+    /// stamp is the one remembered with it, and otherwise worked out (and remembered).
+    func digest(of path: String, bytes: () throws(BuildError) -> Data) throws(BuildError) -> UInt64 {
+        // Stamped before reading: a file changed while it is hashed is hashed again next time.
+        let stamp = FileIO.changeStamp(of: path)
+        if let stamp, let remembered = known[path], remembered.stamp == stamp { return remembered.digest }
+        let digest = StableHasher.value(of: try bytes())
+        if let stamp { added.withLock { $0[path] = (stamp, digest) } }
+        return digest
+    }
+
+    /// Writes the cache if a digest was added since it was read.
+    func save() {
+        let added = added.withLock { $0 }
+        guard let file, !added.isEmpty else { return }
+        var lines = ""
+        for (path, entry) in known.merging(added, uniquingKeysWith: { _, new in new }).sorted(by: { $0.key < $1.key })
+        where !path.contains("\n") {
+            lines += StableHash.hexDigits(entry.digest) + " " + entry.stamp.map(String.init).joined(separator: " ") + " " + path + "\n"
+        }
+        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? Data(lines.utf8).write(to: file, options: .atomic)
+    }
+}
