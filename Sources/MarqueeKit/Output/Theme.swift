@@ -56,8 +56,8 @@ public struct Theme: Sendable {
         let themeFiles = files, assetFiles = files.filter { $0.key.hasPrefix("assets/") }
         let fontDigests = FileDigestCache(file: digestCache)
         // Independent parts of a few milliseconds each, on every build (no-op ones too), made side
-        // by side: the assets (hashing 5 MB of fonts), and the templates (parsed and compiled)
-        // with the metrics' description (by reflection).
+        // by side: the assets (hashing 5 MB of fonts, unless their digests are remembered), and
+        // the templates (parsed and compiled) with the metrics' description.
         let (assetsResult, (templatesResult, metricsDescription)) = concurrently(
             {
                 Result { () throws(BuildError) in
