@@ -46,6 +46,30 @@ struct StaticHostTests {
         #expect(checked > 300)
     }
 
+    /// A rebuild after a description changed keeps the sitemap as it was (same bytes, same time);
+    /// one after a movie was added lists the new page.
+    @Test func sitemapIsKeptUntilThePagesChange() async throws {
+        let root = try await buildSubPathSite()
+        let sitemapFile = root.appending(path: "Site/sitemap.xml").path
+        func modified() throws -> Date? { try FileManager.default.attributesOfItem(atPath: sitemapFile)[.modificationDate] as? Date }
+        let before = try TestSupport.read(root, "sitemap.xml"), time = try modified()
+        let moviesFile = root.appending(path: "Content/movies.json")
+        var movies = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: moviesFile)) as? [String: Any])
+        var list = try #require(movies["movies"] as? [[String: Any]])
+        list[0]["Description"] = "A description edited for the test."
+        movies["movies"] = list
+        try JSONSerialization.data(withJSONObject: movies).write(to: moviesFile)
+        _ = try await TestSupport.build(root)
+        #expect(try TestSupport.read(root, "items/arrival/index.html").contains("edited for the test"))
+        #expect(try TestSupport.read(root, "sitemap.xml") == before && (try modified()) == time)
+
+        list.append(["Title": "A Sitemap Newcomer", "Intro": "New.", "Description": "Added for the test."])
+        movies["movies"] = list
+        try JSONSerialization.data(withJSONObject: movies).write(to: moviesFile)
+        _ = try await TestSupport.build(root)
+        #expect(try TestSupport.read(root, "sitemap.xml").contains("<loc>https://user.github.io/gallery/items/a-sitemap-newcomer/</loc>"))
+    }
+
     @Test func hostFilesFeedAndMeta() async throws {
         let root = try await buildSubPathSite()
         for file in ["404.html", "robots.txt", ".nojekyll", "sitemap.xml", "feed.xml", "search.json"] {
