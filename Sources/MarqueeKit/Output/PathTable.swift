@@ -136,7 +136,9 @@ struct PathTable<Value: Equatable & Sendable>: Sendable {
 /// The hash a ``PathTable`` finds paths by: eight bytes at a time, each word mixed into the
 /// state by a bijection (two multiplies), from a seed chosen at random per process, so that
 /// paths made from a hostile feed cannot be chosen to fall on one slot without knowing it.
-/// (Swift's `Hasher`, SipHash, was a third of reading a large site's state.)
+/// (Swift's `Hasher`, SipHash, was a third of reading a large site's state. ``StableHasher`` is
+/// not used: its MurmurHash3 steps mix each word before it meets the state, the shape that
+/// seed-independent collisions are built on.)
 enum PathHash {
     private static let seed = UInt64.random(in: .min ... .max)
 
@@ -147,14 +149,7 @@ enum PathHash {
             state = mix(state ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
             offset += 8
         }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < bytes.count {
-            tail |= UInt64(bytes[offset]) << shift
-            shift += 8
-            offset += 1
-        }
-        return Int(truncatingIfNeeded: mix(state ^ tail ^ 0x9E37_79B9_7F4A_7C15))
+        return Int(truncatingIfNeeded: mix(state ^ bytes.tailWord(from: offset) ^ 0x9E37_79B9_7F4A_7C15))
     }
 
     private static func mix(_ value: UInt64) -> UInt64 {

@@ -70,14 +70,7 @@ public struct StableHasher: Sendable {
             mix(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian)
             offset += 8
         }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < bytes.count {
-            tail |= UInt64(bytes[offset]) << shift
-            shift += 8
-            offset += 1
-        }
-        mix(tail)
+        mix(bytes.tailWord(from: offset))
         mix(UInt64(bytes.count))
     }
 
@@ -233,5 +226,19 @@ public enum StableHash {
             }
             return 16
         }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// The bytes from `offset` to the end (fewer than eight) as one little-endian word, the
+    /// first byte lowest: what eight-bytes-at-a-time hashes mix in last.
+    func tailWord(from offset: Int) -> UInt64 {
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        for index in offset..<count {
+            tail |= UInt64(self[index]) << shift
+            shift += 8
+        }
+        return tail
     }
 }
