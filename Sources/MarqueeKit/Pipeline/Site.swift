@@ -32,9 +32,15 @@ public struct Site: Sendable {
     ) throws(BuildError) -> Site {
         let root = root.standardizedFileURL
         let configFile = root.appending(path: "Content/site.yml")
-        var config = try SiteConfig.load(from: configFile, displayName: configFile.path.hasPrefix(FileManager.default.currentDirectoryPath + "/Content/") ? "Content/site.yml" : configFile.path)
+        let displayName = configFile.path.hasPrefix(FileManager.default.currentDirectoryPath + "/Content/") ? "Content/site.yml" : configFile.path
+        // The configuration and the theme, a few milliseconds each on every build (a no-op one
+        // too), are read side by side; a broken configuration is still the error reported first.
+        let (configResult, themeResult) = concurrently(
+            { Result { () throws(BuildError) in try SiteConfig.load(from: configFile, displayName: displayName) } },
+            { Result { () throws(BuildError) in try Theme.load(siteRoot: root, digestCache: root.appending(path: ".marquee-cache/file-digests")) } })
+        var config = try configResult.get()
         if let baseURL { config.baseURL = try SiteConfig.normalizedBaseURL(baseURL.absoluteString, node: nil) }
-        let theme = try Theme.load(siteRoot: root, digestCache: root.appending(path: ".marquee-cache/file-digests"))
+        let theme = try themeResult.get()
         let content = root.appending(path: "Content")
         var plugins: [any Plugin] = []
         let needsFetcher = config.sources.contains { $0.url != nil }
