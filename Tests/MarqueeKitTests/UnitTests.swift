@@ -66,6 +66,22 @@ struct SlugTests {
         #expect(numbered.map(\.slug) == ["a", "a-2", "a-3", "a-4", "a-5"])
     }
 
+    /// Ids and slugs come from feeds: strings chosen so that a hash anybody can work out puts
+    /// them all on one slot (here: StableHasher's low nine bits) are spread by the seeded hash the
+    /// set uses, instead of making every insertion walk past all the others.
+    @Test func craftedStringsDoNotShareSlots() {
+        var crafted: [String] = []
+        var candidate = 0
+        while crafted.count < 300 {
+            let text = "id-\(candidate)"
+            candidate += 1
+            var hasher = StableHasher()
+            hasher.combine(text)
+            if hasher.value & 0x1FF == 0 { crafted.append(text) }
+        }
+        #expect(Set(crafted.map { HashedStringSet.hash($0) & 0x1FF }).count > 150)
+    }
+
     /// The set behind unique ids and slugs: strings sharing a hash are told apart by their text,
     /// and every string is still found after the set has grown many times.
     @Test func hashedStringSetKeepsEveryStringOnce() {

@@ -5,8 +5,8 @@ import Foundation
 /// A large site's state holds 20,000 paths. As `[String: Value]`, reading it made a string and
 /// a dictionary entry of every path (most of reading the state), and every lookup hashed and
 /// retained a string. Here the paths' bytes sit one after another in one buffer, found through
-/// an open-addressing table of their hashes (``PathHash``, seeded per process, so that paths made
-/// from a hostile feed cannot be chosen to collide); a path becomes a `String` only when asked for.
+/// an open-addressing table of their hashes (``SeededHash``, so that paths made from a hostile
+/// feed cannot be chosen to collide); a path becomes a `String` only when asked for.
 ///
 /// Every entry keeps its place (a number from 0, see ``places``) for as long as the table lives,
 /// removed entries too, so that work per entry can be kept in an array beside the table.
@@ -129,34 +129,7 @@ struct PathTable<Value: Equatable & Sendable>: Sendable {
     }
 
     private static func hash(_ path: UnsafeBufferPointer<UInt8>) -> Int {
-        PathHash.of(UnsafeRawBufferPointer(path))
-    }
-}
-
-/// The hash a ``PathTable`` finds paths by: eight bytes at a time, each word mixed into the
-/// state by a bijection (two multiplies), from a seed chosen at random per process, so that
-/// paths made from a hostile feed cannot be chosen to fall on one slot without knowing it.
-/// (Swift's `Hasher`, SipHash, was a third of reading a large site's state. ``StableHasher`` is
-/// not used: its MurmurHash3 steps mix each word before it meets the state, the shape that
-/// seed-independent collisions are built on.)
-enum PathHash {
-    private static let seed = UInt64.random(in: .min ... .max)
-
-    static func of(_ bytes: UnsafeRawBufferPointer) -> Int {
-        var state = seed ^ UInt64(bytes.count)
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            state = mix(state ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            offset += 8
-        }
-        return Int(truncatingIfNeeded: mix(state ^ bytes.tailWord(from: offset) ^ 0x9E37_79B9_7F4A_7C15))
-    }
-
-    private static func mix(_ value: UInt64) -> UInt64 {
-        var z = value &* 0xBF58_476D_1CE4_E5B9
-        z ^= z >> 31
-        z &*= 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 29)
+        Int(truncatingIfNeeded: SeededHash.of(UnsafeRawBufferPointer(path)))
     }
 }
 

@@ -386,8 +386,10 @@ private struct KeyIndex {
         shift = 64 - bits
     }
 
+    /// Seeded (``SeededHash``): keys are hashes of descriptions, which a hostile feed could
+    /// choose to fall on one slot if the slot were worked out from the key alone.
     private func home(of key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        Int(truncatingIfNeeded: SeededHash.of(key) >> shift)
     }
 
     /// The entry holding `key` among `keys` (each entry's key), if any.

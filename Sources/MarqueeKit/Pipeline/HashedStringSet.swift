@@ -18,11 +18,10 @@ struct HashedStringSet {
         hashes.reserveCapacity(capacity)
     }
 
-    /// The hash ``insert(_:hash:)`` expects for `text`.
+    /// The hash ``insert(_:hash:)`` expects for `text` (seeded per process: ids and slugs come
+    /// from feeds, see ``SeededHash``).
     static func hash(_ text: String) -> UInt64 {
-        var hasher = StableHasher()
-        hasher.combine(text)
-        return hasher.value
+        SeededHash.of(text)
     }
 
     /// Adds `text`, whose ``hash(_:)`` is `hash`; false when it was already there.
