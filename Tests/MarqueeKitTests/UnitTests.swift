@@ -482,6 +482,20 @@ struct MarkupTests {
         #expect(pst != nil && pst == utc)
         #expect(FeedDate.parse("Wed, 05 Nov 2014 08:00:00 +0000") == FeedDate.parse("2014-11-05T09:00:00+01:00"))
         #expect(FeedDate.parse("not a date") == nil)
+        // Dates are made by arithmetic; Foundation's calendar agrees, days past a month's end,
+        // leap seconds and odd offsets included.
+        var random = SeededRandom(seed: 1_582)
+        for _ in 0..<20_000 {
+            let year = Int.random(in: 1583...2200, using: &random), month = Int.random(in: 1...12, using: &random)
+            let day = Int.random(in: 1...31, using: &random), hour = Int.random(in: 0...23, using: &random)
+            let minute = Int.random(in: 0...59, using: &random), second = Int.random(in: 0...60, using: &random)
+            let offset = Int.random(in: -14...14, using: &random) * 3_600 + Int.random(in: 0...3, using: &random) * 900
+            let text = String(format: "%02d %@ %04d %02d:%02d:%02d %@%02d%02d", day, FeedDate.months[month - 1].capitalized, year, hour, minute, second,
+                              offset < 0 ? "-" : "+", abs(offset) / 3_600, abs(offset) % 3_600 / 60)
+            let expected = FeedDate.calendarDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offset: offset)
+            #expect(FeedDate.parse(text) == expected, "\(text)")
+        }
+        #expect(FeedDate.parse("01 Jan 1200 00:00:00 GMT") == FeedDate.calendarDate(year: 1200, month: 1, day: 1, hour: 0, minute: 0, second: 0, offset: 0))
     }
 }
 

@@ -12,14 +12,14 @@ public enum FeedDate {
 
     /// Parses either format; nil when the text is not a date.
     public static func parse(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmed()
         guard !trimmed.isEmpty, trimmed.count < 64 else { return nil }
         return trimmed.first?.isNumber == true && trimmed.contains("-") ? parseRFC3339(trimmed) ?? parseRFC822(trimmed) : parseRFC822(trimmed)
     }
 
     /// `[Day, ]DD Mon YYYY HH:MM[:SS] ZONE`
     public static func parseRFC822(_ text: String) -> Date? {
-        var parts = text.replacingOccurrences(of: ",", with: " ").split(separator: " ").map(String.init)
+        var parts = text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
         if let first = parts.first, first.first?.isLetter == true { parts.removeFirst() }
         guard parts.count >= 4, let day = Int(parts[0]),
               let month = months.firstIndex(of: String(parts[1].prefix(3)).lowercased()),
@@ -77,6 +77,24 @@ public enum FeedDate {
 
     private static func make(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offset: Int) -> Date? {
         guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else { return nil }
+        // Foundation's calendar ignores an offset no time zone can have, and so does this.
+        let offset = offset == 0 || TimeZone(secondsFromGMT: offset) != nil ? offset : 0
+        guard year >= 1583 else { return calendarDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offset: offset) }
+        // Days since 1970-01-01 in the Gregorian calendar (the usual shift of the year to start in
+        // March); a day past the month's end runs on into the next, as with Foundation's calendar.
+        // Making a `Calendar` per date was most of the time of reading a large feed's dates.
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second - offset))
+    }
+
+    /// ``make(year:month:day:hour:minute:second:offset:)`` by Foundation's Gregorian calendar,
+    /// which is Julian before 1582.
+    static func calendarDate(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offset: Int) -> Date? {
         var components = DateComponents()
         components.year = year; components.month = month; components.day = day
         components.hour = hour; components.minute = minute; components.second = second
