@@ -8,6 +8,25 @@ struct FeedFormatTests {
         try FeedParser.parse(Data(contentsOf: TestSupport.fixtures.appending(path: "feeds/\(fixture)")), display: fixture)
     }
 
+    /// Intros remembered in the memo (by a hash of their description) read exactly as made, in
+    /// every format: first made and stored, then read back by the next build's memo.
+    @Test func rememberedIntrosReadAsMade() throws {
+        let memoFile = try TestSupport.temporaryFolder().appending(path: "feeds.memo")
+        for fixture in ["atom-sample.xml", "deviantart-popular.xml", "jsonfeed-sample.json", "rss1-rdf-sample.xml"] {
+            let data = try Data(contentsOf: TestSupport.fixtures.appending(path: "feeds/\(fixture)"))
+            let made = try FeedParser.parse(data, display: fixture).items.map(\.intro)
+            let first = BuildMemo(file: memoFile)
+            #expect(try FeedParser.parse(data, display: fixture, intro: FeedIntro.remembered(in: first)).items.map(\.intro) == made)
+            first.save()
+            let second = BuildMemo(file: memoFile)
+            #expect(try FeedParser.parse(data, display: fixture, intro: FeedIntro.remembered(in: second)).items.map(\.intro) == made)
+            #expect(made.contains { !$0.isEmpty })
+        }
+        // What is remembered is what the next build finds: an HTML description's intro.
+        let html = Markup.html("<p>Hello <b>there</b></p>", base: nil)
+        #expect(FeedIntro.remembered(in: BuildMemo(file: memoFile))(html) == FeedIntro.text(of: html))
+    }
+
     @Test func atomWithXMLBaseHTMLAndXHTML() throws {
         let feed = try parse("atom-sample.xml")
         #expect(feed.title == "Sketchbook (Atom sample)")

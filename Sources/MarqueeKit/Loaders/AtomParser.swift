@@ -5,18 +5,21 @@ import Foundation
 enum AtomParser {
     static let ns = FeedNamespace.atom
 
-    static func parse(_ root: XMLTreeElement, display: String, localImage: LocalImageResolver?) throws(BuildError) -> ParsedFeed {
+    static func parse(_ root: XMLTreeElement, display: String, localImage: LocalImageResolver?, intro: IntroMaker = FeedIntro.text(of:)) throws(BuildError) -> ParsedFeed {
         let feedBase = base(of: root, parent: nil)
         let link = alternateLink(root, base: feedBase).flatMap(URL.init(string:))
         let title = root.child("title", ns).map(textConstruct) ?? ""
         let feedAuthor = root.child("author", ns)?.child("name", ns)?.trimmedText
         let items = root.children("entry", ns).map {
-            entry($0, feedTitle: title, feedBase: feedBase ?? link, feedAuthor: feedAuthor, localImage: localImage)
+            entry($0, feedTitle: title, feedBase: feedBase ?? link, feedAuthor: feedAuthor, localImage: localImage, intro: intro)
         }
         return ParsedFeed(title: title, link: link, items: items)
     }
 
-    static func entry(_ element: XMLTreeElement, feedTitle: String, feedBase: URL?, feedAuthor: String?, localImage: LocalImageResolver?) -> Item {
+    static func entry(
+        _ element: XMLTreeElement, feedTitle: String, feedBase: URL?, feedAuthor: String?, localImage: LocalImageResolver?,
+        intro: IntroMaker = FeedIntro.text(of:)
+    ) -> Item {
         let entryBase = base(of: element, parent: feedBase)
         let link = alternateLink(element, base: entryBase)
         let title = element.child("title", ns).map(textConstruct) ?? ""
@@ -57,7 +60,7 @@ enum AtomParser {
             body: content ?? summary ?? mediaDescription ?? .text(""), images: images.images,
             author: authors.isEmpty ? feedAuthor : authors.joined(separator: ", "), date: date,
             tags: Array(Set(tags)).sorted())
-        item.intro = (summary ?? mediaDescription ?? content).map(FeedIntro.text(of:)) ?? ""
+        item.intro = (summary ?? mediaDescription ?? content).map(intro) ?? ""
         return item
     }
 

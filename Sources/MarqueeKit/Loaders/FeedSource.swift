@@ -42,7 +42,7 @@ public struct FeedSource: Plugin {
             let display = context.displayPath(file)
             let data = try InputFile.read(file, display: display)
             let folder = file.deletingLastPathComponent()
-            feed = try FeedParser.parse(data, display: display) { reference in
+            feed = try FeedParser.parse(data, display: display, intro: FeedIntro.remembered(in: context.memo)) { reference in
                 // Relative image paths in a local feed name files beside it.
                 guard URLPolicy.scheme(of: reference) == nil, !reference.hasPrefix("/") else { return nil }
                 return try? context.localAssets.register(reference, relativeTo: folder)
@@ -74,22 +74,22 @@ public struct FeedSource: Plugin {
             }
             let age = Int(Date().timeIntervalSince(cached.entry.fetched) / 3600)
             context.warn(BuildWarning(file: display, "\(reason); using the last good copy (\(age) h old)."))
-            return try? FeedParser.parse(cached.body, display: display)
+            return try? FeedParser.parse(cached.body, display: display, intro: FeedIntro.remembered(in: context.memo))
         }
         if fetcher.options.offline {
             guard let cached else {
                 context.warn(BuildWarning(file: display, "offline and there is no cached copy; the feed adds no items."))
                 return nil
             }
-            return try? FeedParser.parse(cached.body, display: display)
+            return try? FeedParser.parse(cached.body, display: display, intro: FeedIntro.remembered(in: context.memo))
         }
         do {
             switch try await fetcher.fetch(url) {
             case .notModified(let body):
-                return try? FeedParser.parse(body, display: display)
+                return try? FeedParser.parse(body, display: display, intro: FeedIntro.remembered(in: context.memo))
             case .fresh(let body, let etag, let lastModified):
                 do {
-                    let feed = try FeedParser.parse(body, display: display)
+                    let feed = try FeedParser.parse(body, display: display, intro: FeedIntro.remembered(in: context.memo))
                     fetcher.cache.store(url, body: body, etag: etag, lastModified: lastModified)
                     return feed
                 } catch {
@@ -105,24 +105,30 @@ public struct FeedSource: Plugin {
 /// Maps a relative image reference in a local feed to a path inside the site (nil: not local).
 public typealias LocalImageResolver = @Sendable (String) -> String?
 
+/// Makes an item's intro, plain text, from the description it is taken from (see ``FeedIntro``).
+public typealias IntroMaker = @Sendable (Markup) -> String
+
 /// Detects a feed's format and parses it into a ``ParsedFeed``.
 public enum FeedParser {
-    /// Parses a feed of any supported format; `localImage` maps relative image paths of local feeds.
-    public static func parse(_ data: Data, display: String, localImage: LocalImageResolver? = nil) throws(BuildError) -> ParsedFeed {
+    /// Parses a feed of any supported format; `localImage` maps relative image paths of local feeds,
+    /// and `intro` makes the items' intros (a build passes one that remembers them in its memo).
+    public static func parse(
+        _ data: Data, display: String, intro: @escaping IntroMaker = FeedIntro.text(of:), localImage: LocalImageResolver? = nil
+    ) throws(BuildError) -> ParsedFeed {
         if looksLikeHTML(data) {
             throw BuildError(file: display, place: .lineColumn(line: 1, column: 1), "this is an HTML page, not a feed; check the feed's address.")
         }
         if firstSignificantByte(data) == UInt8(ascii: "{") {
-            return try JSONFeedParser.parse(data, display: display, localImage: localImage)
+            return try JSONFeedParser.parse(data, display: display, localImage: localImage, intro: intro)
         }
         let root = try XMLTree.parse(data, display: display)
         switch (root.name, root.namespace) {
         case ("rss", FeedNamespace.none):
-            return try RSSParser.parse(root, display: display, localImage: localImage)
+            return try RSSParser.parse(root, display: display, localImage: localImage, intro: intro)
         case ("RDF", FeedNamespace.rdf):
-            return try RSSParser.parseRDF(root, display: display, localImage: localImage)
+            return try RSSParser.parseRDF(root, display: display, localImage: localImage, intro: intro)
         case ("feed", FeedNamespace.atom):
-            return try AtomParser.parse(root, display: display, localImage: localImage)
+            return try AtomParser.parse(root, display: display, localImage: localImage, intro: intro)
         case ("html", _), ("HTML", _):
             throw BuildError(file: display, place: .lineColumn(line: root.line, column: 1), "this is an HTML page, not a feed; check the feed's address.")
         default:

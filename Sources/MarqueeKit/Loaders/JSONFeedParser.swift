@@ -2,7 +2,7 @@ import Foundation
 
 /// JSON Feed 1.0 and 1.1 (https://jsonfeed.org/version/1.1).
 enum JSONFeedParser {
-    static func parse(_ data: Data, display: String, localImage: LocalImageResolver?) throws(BuildError) -> ParsedFeed {
+    static func parse(_ data: Data, display: String, localImage: LocalImageResolver?, intro: IntroMaker = FeedIntro.text(of:)) throws(BuildError) -> ParsedFeed {
         let document: JSONValue
         do {
             document = try JSONParser.parse(data)
@@ -23,12 +23,15 @@ enum JSONFeedParser {
             guard case .object = entry else {
                 throw BuildError(file: display, place: .path("items[\(index)]"), "expected an item object, found \(entry.kindName).")
             }
-            items.append(item(entry, feedTitle: title, base: link, feedAuthor: feedAuthor, localImage: localImage))
+            items.append(item(entry, feedTitle: title, base: link, feedAuthor: feedAuthor, localImage: localImage, intro: intro))
         }
         return ParsedFeed(title: title, link: link, items: items)
     }
 
-    static func item(_ entry: JSONValue, feedTitle: String, base: URL?, feedAuthor: String?, localImage: LocalImageResolver?) -> Item {
+    static func item(
+        _ entry: JSONValue, feedTitle: String, base: URL?, feedAuthor: String?, localImage: LocalImageResolver?,
+        intro: IntroMaker = FeedIntro.text(of:)
+    ) -> Item {
         let link = FeedText.absoluteLink(string(entry["url"]) ?? string(entry["external_url"]), base: base)
         let itemBase = link.flatMap(URL.init(string:)) ?? base
         let title = FeedText.plainTitle(string(entry["title"]) ?? "")
@@ -65,7 +68,7 @@ enum JSONFeedParser {
             author: authors(entry) ?? feedAuthor,
             date: (string(entry["date_published"]) ?? string(entry["date_modified"])).flatMap(FeedDate.parse),
             tags: Array(Set(tags)).sorted())
-        item.intro = FeedIntro.text(of: summary ?? body)
+        item.intro = intro(summary ?? body)
         return item
     }
 

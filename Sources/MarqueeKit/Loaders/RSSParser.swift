@@ -3,26 +3,29 @@ import Foundation
 /// RSS 2.0 and RSS 1.0 (RDF) with the Media RSS, Dublin Core and content modules.
 enum RSSParser {
     /// RSS 1.0: `<rdf:RDF>` whose items stand beside the channel, in the RSS 1.0 namespace.
-    static func parseRDF(_ root: XMLTreeElement, display: String, localImage: LocalImageResolver?) throws(BuildError) -> ParsedFeed {
+    static func parseRDF(_ root: XMLTreeElement, display: String, localImage: LocalImageResolver?, intro: IntroMaker = FeedIntro.text(of:)) throws(BuildError) -> ParsedFeed {
         let ns = FeedNamespace.rss1
         let channel = root.child("channel", ns)
         let link = channel?.child("link", ns).flatMap { URL(string: $0.trimmedText) }
         let title = FeedText.plainTitle(channel?.child("title", ns)?.text ?? "")
-        let items = root.children("item", ns).map { item(from: $0, feedTitle: title, base: link, localImage: localImage, namespace: ns) }
+        let items = root.children("item", ns).map { item(from: $0, feedTitle: title, base: link, localImage: localImage, intro: intro, namespace: ns) }
         return ParsedFeed(title: title, link: link, items: items)
     }
 
-    static func parse(_ root: XMLTreeElement, display: String, localImage: LocalImageResolver?) throws(BuildError) -> ParsedFeed {
+    static func parse(_ root: XMLTreeElement, display: String, localImage: LocalImageResolver?, intro: IntroMaker = FeedIntro.text(of:)) throws(BuildError) -> ParsedFeed {
         guard let channel = root.child("channel", FeedNamespace.none) else {
             throw BuildError(file: display, place: .lineColumn(line: root.line, column: 1), "this RSS document has no <channel>.")
         }
         let link = channel.child("link", FeedNamespace.none).flatMap { URL(string: $0.trimmedText) }
         let title = FeedText.plainTitle(channel.child("title", FeedNamespace.none)?.text ?? "")
-        let items = channel.children("item", FeedNamespace.none).map { item(from: $0, feedTitle: title, base: link, localImage: localImage) }
+        let items = channel.children("item", FeedNamespace.none).map { item(from: $0, feedTitle: title, base: link, localImage: localImage, intro: intro) }
         return ParsedFeed(title: title, link: link, items: items)
     }
 
-    static func item(from element: XMLTreeElement, feedTitle: String, base: URL?, localImage: LocalImageResolver?, namespace: String = FeedNamespace.none) -> Item {
+    static func item(
+        from element: XMLTreeElement, feedTitle: String, base: URL?, localImage: LocalImageResolver?, intro: IntroMaker = FeedIntro.text(of:),
+        namespace: String = FeedNamespace.none
+    ) -> Item {
         let groups = element.mediaChildren("group")
         func media(_ name: String) -> [XMLTreeElement] {
             element.mediaChildren(name) + groups.flatMap { $0.mediaChildren(name) }
@@ -74,16 +77,34 @@ enum RSSParser {
         var item = Item(
             id: id, source: feedTitle, title: title, link: link, body: body, images: images.images,
             author: author, date: date, tags: Array(Set(tags.filter { !$0.isEmpty })).sorted())
-        item.intro = introSource.map(FeedIntro.text(of:)) ?? ""
+        item.intro = introSource.map(intro) ?? ""
         return item
     }
 }
 
 /// Plain text of a description, for the intro.
-enum FeedIntro {
+public enum FeedIntro {
     static func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }
 
-    static func text(of markup: Markup) -> String {
+    /// ``text(of:)``, remembered in `memo` by a hash of the description: making the plain text of
+    /// an HTML description parses it (gumbo), and a large feed is read whole on every build.
+    public static func remembered(in memo: BuildMemo) -> IntroMaker {
+        { markup in
+            let kind: String, source: String
+            switch markup {
+            case .text: return text(of: markup)
+            case .html(let html, _): (kind, source) = ("html", html)
+            case .markdown(let markdown, _): (kind, source) = ("markdown", markdown)
+            }
+            var key = StableHasher("feed-intro-1")
+            key.combine(kind)
+            key.combine(source)
+            return memo.value(for: key.value) { text(of: markup) }
+        }
+    }
+
+    /// The description as plain text, on one line.
+    public static func text(of markup: Markup) -> String {
         switch markup {
         case .text(let text): return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         case .html(let html, _): return TextBlocks.plainText(fromHTML: html)
