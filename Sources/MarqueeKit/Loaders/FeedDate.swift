@@ -77,8 +77,9 @@ public enum FeedDate {
 
     private static func make(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offset: Int) -> Date? {
         guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else { return nil }
-        // Foundation's calendar ignores an offset no time zone can have, and so does this.
-        let offset = offset == 0 || TimeZone(secondsFromGMT: offset) != nil ? offset : 0
+        // Foundation's calendar ignores an offset no time zone can have, and so does this (asked
+        // only past the offsets real zones have, so that a date makes no time zone).
+        let offset = abs(offset) <= 14 * 3_600 || TimeZone(secondsFromGMT: offset) != nil ? offset : 0
         guard year >= 1583 else { return calendarDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offset: offset) }
         // Days since 1970-01-01 in the Gregorian calendar (the usual shift of the year to start in
         // March); a day past the month's end runs on into the next, as with Foundation's calendar.

@@ -37,19 +37,20 @@ public struct FeedSource: Plugin {
     public func loadItems(in context: BuildContext) async throws -> [Item] {
         let feed: ParsedFeed
         let fallbackName: String
+        let intro = FeedIntro.remembered(in: context.memo)
         switch location {
         case .file(let file):
             let display = context.displayPath(file)
             let data = try InputFile.read(file, display: display)
             let folder = file.deletingLastPathComponent()
-            feed = try FeedParser.parse(data, display: display, intro: FeedIntro.remembered(in: context.memo)) { reference in
+            feed = try FeedParser.parse(data, display: display, intro: intro) { reference in
                 // Relative image paths in a local feed name files beside it.
                 guard URLPolicy.scheme(of: reference) == nil, !reference.hasPrefix("/") else { return nil }
                 return try? context.localAssets.register(reference, relativeTo: folder)
             }
             fallbackName = file.deletingPathExtension().lastPathComponent
         case .remote(let url):
-            guard let remote = await loadRemote(url, context: context) else { return [] }
+            guard let remote = await loadRemote(url, intro: intro, context: context) else { return [] }
             feed = remote
             fallbackName = url.host ?? url.absoluteString
         }
@@ -60,7 +61,7 @@ public struct FeedSource: Plugin {
     }
 
     /// Fetches and parses a remote feed; on any problem warns and falls back to the cached copy.
-    private func loadRemote(_ url: URL, context: BuildContext) async -> ParsedFeed? {
+    private func loadRemote(_ url: URL, intro: @escaping IntroMaker, context: BuildContext) async -> ParsedFeed? {
         let display = url.absoluteString
         guard let fetcher else {
             context.warn(BuildWarning(file: display, "no fetcher is configured for remote feeds; the feed is skipped."))
@@ -74,22 +75,22 @@ public struct FeedSource: Plugin {
             }
             let age = Int(Date().timeIntervalSince(cached.entry.fetched) / 3600)
             context.warn(BuildWarning(file: display, "\(reason); using the last good copy (\(age) h old)."))
-            return try? FeedParser.parse(cached.body, display: display, intro: FeedIntro.remembered(in: context.memo))
+            return try? FeedParser.parse(cached.body, display: display, intro: intro)
         }
         if fetcher.options.offline {
             guard let cached else {
                 context.warn(BuildWarning(file: display, "offline and there is no cached copy; the feed adds no items."))
                 return nil
             }
-            return try? FeedParser.parse(cached.body, display: display, intro: FeedIntro.remembered(in: context.memo))
+            return try? FeedParser.parse(cached.body, display: display, intro: intro)
         }
         do {
             switch try await fetcher.fetch(url) {
             case .notModified(let body):
-                return try? FeedParser.parse(body, display: display, intro: FeedIntro.remembered(in: context.memo))
+                return try? FeedParser.parse(body, display: display, intro: intro)
             case .fresh(let body, let etag, let lastModified):
                 do {
-                    let feed = try FeedParser.parse(body, display: display, intro: FeedIntro.remembered(in: context.memo))
+                    let feed = try FeedParser.parse(body, display: display, intro: intro)
                     fetcher.cache.store(url, body: body, etag: etag, lastModified: lastModified)
                     return feed
                 } catch {

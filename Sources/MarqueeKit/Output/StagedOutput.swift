@@ -192,8 +192,8 @@ final class StagedOutput: Sendable {
     /// is what the output holds when the caller knows it (the files of the previous build's state,
     /// see ``BuildState/listing(of:)``); otherwise the output is read.
     func commit(existing known: PathTable<FileRecord>?) throws(BuildError) -> Result {
-        let files = resolved().records
-        let written = resolved().written
+        let resolution = resolved()
+        let files = resolution.records, written = resolution.written
         var result = Result()
         result.written = written.count
         result.unchanged = files.count - result.written
