@@ -123,6 +123,53 @@ struct FeedFormatTests {
         #expect(gallery.contains("An RDF item"))
         #expect(gallery.contains("On long takes"))
     }
+
+    /// Items are made on every core, but a local feed's images are registered, and so named,
+    /// in the feed's order, as a one-core read names them: 300 items each point at its own
+    /// `x.png` (every third at a web address instead), in all four formats.
+    @Test func localImagesAreNamedInFeedOrder() throws {
+        let content = try TestSupport.temporaryFolder()
+        let count = 300
+        for index in 0..<count {
+            let folder = content.appending(path: "d\(index)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("png".utf8).write(to: folder.appending(path: "x.png"))
+        }
+        func image(_ index: Int) -> String { index % 3 == 2 ? "https://example.org/\(index).png" : "d\(index)/x.png" }
+        let thumbnails = (0..<count).map { "<media:thumbnail url=\"\(image($0))\"/>" }
+        let media = "xmlns:media=\"\(FeedNamespace.media)\""
+        let documents = [
+            "rss": "<rss version=\"2.0\" \(media)><channel><title>T</title>"
+                + (0..<count).map { "<item><title>Item \($0)</title><guid>id-\($0)</guid>\(thumbnails[$0])</item>" }.joined() + "</channel></rss>",
+            "rdf": "<rdf:RDF xmlns:rdf=\"\(FeedNamespace.rdf)\" xmlns=\"\(FeedNamespace.rss1)\" \(media)><channel><title>T</title></channel>"
+                + (0..<count).map { "<item rdf:about=\"id-\($0)\"><title>Item \($0)</title>\(thumbnails[$0])</item>" }.joined() + "</rdf:RDF>",
+            "atom": "<feed xmlns=\"\(FeedNamespace.atom)\" \(media)><title>T</title>"
+                + (0..<count).map { "<entry><id>id-\($0)</id><title>Item \($0)</title>\(thumbnails[$0])</entry>" }.joined() + "</feed>",
+            "json": "{\"version\": \"https://jsonfeed.org/version/1.1\", \"title\": \"T\", \"items\": ["
+                + (0..<count).map { "{\"id\": \"id-\($0)\", \"title\": \"Item \($0)\", \"image\": \"\(image($0))\"}" }.joined(separator: ",") + "]}",
+        ]
+        // The k-th local image registered is `media/x.png`, then `media/x-2.png`, `media/x-3.png`, …
+        var expected: [String] = [], local = 0
+        for index in 0..<count {
+            if index % 3 == 2 {
+                expected.append(image(index))
+            } else {
+                local += 1
+                expected.append(local == 1 ? "media/x.png" : "media/x-\(local).png")
+            }
+        }
+        let folder = content.appending(path: "feed.xml").deletingLastPathComponent()
+        for (format, document) in documents {
+            let assets = LocalAssets(contentDirectory: content)
+            let feed = try FeedParser.parse(Data(document.utf8), display: "feed.\(format)", localImage: { reference in
+                try? assets.register(reference, relativeTo: folder)
+            })
+            #expect(feed.items.map(\.id) == (0..<count).map { "id-\($0)" }, "\(format)")
+            let named = feed.items.map { $0.images.first?.url ?? "none" }
+            let firstDifference = named.indices.first { $0 >= expected.count || named[$0] != expected[$0] }
+            #expect(named.count == count && firstDifference == nil, "\(format): item \(firstDifference ?? -1) differs")
+        }
+    }
 }
 
 @Suite("Hostile shapes: no crash, no hang")

@@ -10,8 +10,9 @@ enum AtomParser {
         let link = alternateLink(root, base: feedBase).flatMap(URL.init(string:))
         let title = root.child("title", ns).map(textConstruct) ?? ""
         let feedAuthor = root.child("author", ns)?.child("name", ns)?.trimmedText
-        let items = root.children("entry", ns).map {
-            entry($0, feedTitle: title, feedBase: feedBase ?? link, feedAuthor: feedAuthor, localImage: localImage, intro: intro)
+        let elements = root.children("entry", ns)
+        let items = FeedItems.made(count: elements.count, localImage: localImage) {
+            entry(elements[$0], feedTitle: title, feedBase: feedBase ?? link, feedAuthor: feedAuthor, localImage: $1, intro: intro)
         }
         return ParsedFeed(title: title, link: link, items: items)
     }

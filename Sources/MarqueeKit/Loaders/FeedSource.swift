@@ -43,10 +43,9 @@ public struct FeedSource: Plugin {
             let display = context.displayPath(file)
             let data = try InputFile.read(file, display: display)
             let folder = file.deletingLastPathComponent()
+            // Relative image paths in a local feed name files beside it.
             feed = try FeedParser.parse(data, display: display, intro: intro) { reference in
-                // Relative image paths in a local feed name files beside it.
-                guard URLPolicy.scheme(of: reference) == nil, !reference.hasPrefix("/") else { return nil }
-                return try? context.localAssets.register(reference, relativeTo: folder)
+                try? context.localAssets.register(reference, relativeTo: folder)
             }
             fallbackName = file.deletingPathExtension().lastPathComponent
         case .remote(let url):
@@ -103,7 +102,9 @@ public struct FeedSource: Plugin {
     }
 }
 
-/// Maps a relative image reference in a local feed to a path inside the site (nil: not local).
+/// Maps a relative image reference in a local feed (no scheme, not starting with `/`: the
+/// parsers ask about no other) to a path inside the site; nil when it names no usable file. It
+/// may be called from several threads at once.
 public typealias LocalImageResolver = @Sendable (String) -> String?
 
 /// Makes an item's intro, plain text, from the description it is taken from (see ``FeedIntro``).

@@ -18,12 +18,13 @@ enum JSONFeedParser {
         guard case .array(let entries)? = document["items"] else {
             throw BuildError(file: display, place: .path("items"), "a JSON Feed needs an \"items\" array.")
         }
-        var items: [Item] = []
         for (index, entry) in entries.enumerated() {
             guard case .object = entry else {
                 throw BuildError(file: display, place: .path("items[\(index)]"), "expected an item object, found \(entry.kindName).")
             }
-            items.append(item(entry, feedTitle: title, base: link, feedAuthor: feedAuthor, localImage: localImage, intro: intro))
+        }
+        let items = FeedItems.made(count: entries.count, localImage: localImage) {
+            item(entries[$0], feedTitle: title, base: link, feedAuthor: feedAuthor, localImage: $1, intro: intro)
         }
         return ParsedFeed(title: title, link: link, items: items)
     }
@@ -47,7 +48,7 @@ enum JSONFeedParser {
         var images: [ImageCandidate] = []
         for key in ["image", "banner_image"] {
             guard let raw = string(entry[key]),
-                  let url = localImage?(raw) ?? URLPolicy.resolveWeb(raw, role: .image, base: itemBase),
+                  let url = FeedText.image(raw, base: itemBase, localImage: localImage),
                   !images.contains(where: { $0.url == url })
             else { continue }
             images.append(ImageCandidate(url: url, isThumbnail: key == "image"))

@@ -10,6 +10,34 @@ public struct ParsedFeed: Sendable {
     public var items: [Item]
 }
 
+/// Makes a feed's items on every core, in the feed's order.
+enum FeedItems {
+    /// `make(index, localImage)` for every index below `count`, spread over every core.
+    ///
+    /// A local image's copy is named in the order images are registered, so an item whose making
+    /// asks `localImage` anything is made again afterwards with the real resolver, one such item
+    /// after another in the feed's order: the names come out as a one-core read makes them.
+    static func made(
+        count: Int, localImage: LocalImageResolver?, _ make: @Sendable (_ index: Int, _ localImage: LocalImageResolver?) -> Item
+    ) -> [Item] {
+        guard let localImage else { return Array(0..<count).concurrentMap { make($0, nil) } }
+        let drafts = Array(0..<count).concurrentMap { index -> (item: Item, askedForLocalImage: Bool) in
+            let asked = Asked()
+            let item = make(index) { _ in
+                asked.raised = true
+                return nil
+            }
+            return (item, asked.raised)
+        }
+        return drafts.indices.map { drafts[$0].askedForLocalImage ? make($0, localImage) : drafts[$0].item }
+    }
+
+    /// Raised when an item's making asks for a local image; read and written by one core.
+    private final class Asked: @unchecked Sendable {
+        var raised = false
+    }
+}
+
 /// Helpers shared by the feed formats.
 enum FeedText {
     /// A title that may hold HTML (`<b>Title</b>`, `Caf&eacute;`) reduced to plain text.
@@ -29,6 +57,13 @@ enum FeedText {
     static func int(_ text: String?) -> Int? {
         guard let text, let value = Int(text.trimmingCharacters(in: .whitespaces)), value > 0, value < 100_000 else { return nil }
         return value
+    }
+
+    /// An image reference resolved: a relative path through `localImage` (a local feed's files),
+    /// anything else, or a path `localImage` does not take, against `base` as a web address.
+    static func image(_ raw: String, base: URL?, localImage: LocalImageResolver?) -> String? {
+        let local = URLPolicy.scheme(of: raw) == nil && !raw.hasPrefix("/") ? localImage?(raw) : nil
+        return local ?? URLPolicy.resolveWeb(raw, role: .image, base: base)
     }
 
     static func isImageURL(_ url: String) -> Bool {
@@ -51,7 +86,7 @@ struct ImageCollector {
     }
 
     mutating func add(_ url: String?, width: String? = nil, height: String? = nil, thumbnail: Bool) {
-        guard let url, let resolved = localImage?(url) ?? URLPolicy.resolveWeb(url, role: .image, base: base),
+        guard let url, let resolved = FeedText.image(url, base: base, localImage: localImage),
               !images.contains(where: { $0.url == resolved })
         else { return }
         images.append(ImageCandidate(url: resolved, width: FeedText.int(width), height: FeedText.int(height), isThumbnail: thumbnail))

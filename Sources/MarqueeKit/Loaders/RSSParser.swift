@@ -8,7 +8,10 @@ enum RSSParser {
         let channel = root.child("channel", ns)
         let link = channel?.child("link", ns).flatMap { URL(string: $0.trimmedText) }
         let title = FeedText.plainTitle(channel?.child("title", ns)?.text ?? "")
-        let items = root.children("item", ns).map { item(from: $0, feedTitle: title, base: link, localImage: localImage, intro: intro, namespace: ns) }
+        let elements = root.children("item", ns)
+        let items = FeedItems.made(count: elements.count, localImage: localImage) {
+            item(from: elements[$0], feedTitle: title, base: link, localImage: $1, intro: intro, namespace: ns)
+        }
         return ParsedFeed(title: title, link: link, items: items)
     }
 
@@ -18,7 +21,10 @@ enum RSSParser {
         }
         let link = channel.child("link", FeedNamespace.none).flatMap { URL(string: $0.trimmedText) }
         let title = FeedText.plainTitle(channel.child("title", FeedNamespace.none)?.text ?? "")
-        let items = channel.children("item", FeedNamespace.none).map { item(from: $0, feedTitle: title, base: link, localImage: localImage, intro: intro) }
+        let elements = channel.children("item", FeedNamespace.none)
+        let items = FeedItems.made(count: elements.count, localImage: localImage) {
+            item(from: elements[$0], feedTitle: title, base: link, localImage: $1, intro: intro)
+        }
         return ParsedFeed(title: title, link: link, items: items)
     }
 
