@@ -51,71 +51,74 @@ enum HTMLEntities {
         return table
     }()
 
+    /// `data` with every HTML named entity made a numeric reference (an unknown one `&amp;name;`)
+    /// and every `&` that starts no reference escaped, outside CDATA sections and comments.
     static func replaceNamedEntities(in data: Data) -> Data {
-        let bytes = [UInt8](data)
-        guard bytes.contains(UInt8(ascii: "&")) else { return data }
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count + 64)
-        var index = 0
-        let cdataOpen = Array("<![CDATA[".utf8), cdataClose = Array("]]>".utf8)
-        let commentOpen = Array("<!--".utf8), commentClose = Array("-->".utf8)
-        func starts(_ marker: [UInt8], at position: Int) -> Bool {
-            position + marker.count <= bytes.count && bytes[position..<position + marker.count].elementsEqual(marker)
-        }
-        func copySection(until close: [UInt8]) {
-            while index < bytes.count, !starts(close, at: index) {
-                output.append(bytes[index])
-                index += 1
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard bytes.position(of: UInt8(ascii: "&"), from: 0) != nil else { return data }
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count + 64)
+            // Bytes before `copied` are in `output`; runs without a replacement are copied whole.
+            var copied = 0
+            func replace(_ range: Range<Int>, with text: String) {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<range.lowerBound]))
+                output.append(contentsOf: text.utf8)
+                copied = range.upperBound
             }
-        }
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "<"), starts(cdataOpen, at: index) {
-                copySection(until: cdataClose)
-                continue
-            }
-            if byte == UInt8(ascii: "<"), starts(commentOpen, at: index) {
-                copySection(until: commentClose)
-                continue
-            }
-            guard byte == UInt8(ascii: "&") else {
-                output.append(byte)
-                index += 1
-                continue
-            }
-            // Read a name: letters and digits up to ';'.
-            var end = index + 1
-            while end < bytes.count, end - index <= 32, (bytes[end] >= 0x30 && bytes[end] <= 0x39) || (bytes[end] | 0x20 >= 0x61 && bytes[end] | 0x20 <= 0x7A) {
-                end += 1
-            }
-            let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
-            let terminated = end < bytes.count && bytes[end] == UInt8(ascii: ";")
-            if terminated, !name.isEmpty, !xmlEntities.contains(name), name.first?.isLetter == true {
-                if let code = table[name] {
-                    output.append(contentsOf: Array("&#\(code);".utf8))
-                } else {
-                    output.append(contentsOf: Array("&amp;\(name);".utf8))
-                }
-                index = end + 1
-                continue
-            }
-            if !terminated || name.isEmpty {
-                // A bare '&' (or '&#…'): keep numeric references, escape the rest.
-                if end < bytes.count, bytes[index + 1] == UInt8(ascii: "#") {
-                    output.append(byte)
-                } else if terminated == false, xmlEntities.contains(name) == false {
-                    output.append(contentsOf: Array("&amp;".utf8))
-                    index += 1
+            var index = 0
+            var section = nextSection(in: bytes, from: 0)
+            while let ampersand = bytes.position(of: UInt8(ascii: "&"), from: index) {
+                if section.start < ampersand {
+                    // A CDATA section or comment is left as it is, up to where its closing marker
+                    // starts (looked for from its `<`).
+                    index = bytes.position(of: section.close, from: section.start) ?? bytes.count
+                    section = nextSection(in: bytes, from: index)
                     continue
-                } else {
-                    output.append(byte)
                 }
+                index = ampersand
+                // A name: letters and digits up to ';'.
+                var end = index + 1
+                while end < bytes.count, end - index <= 32, isASCIILetterOrDigit(bytes[end]) { end += 1 }
+                let name = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
+                let terminated = end < bytes.count && bytes[end] == UInt8(ascii: ";")
+                let isXML = isXMLEntity(name)
+                if terminated, !name.isEmpty, !isXML, isASCIILetter(name[0]) {
+                    let text = String(decoding: name, as: UTF8.self)
+                    replace(index..<end + 1, with: table[text].map { "&#\($0);" } ?? "&amp;\(text);")
+                    index = end + 1
+                    continue
+                }
+                // A bare '&' is escaped; numeric references (`&#…`) and XML's own are kept.
+                let numeric = end < bytes.count && bytes[index + 1] == UInt8(ascii: "#")
+                if !terminated, !isXML, !numeric { replace(index..<index + 1, with: "&amp;") }
                 index += 1
-                continue
             }
-            output.append(byte)
-            index += 1
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
+            return Data(output)
         }
-        return Data(output)
     }
+
+    private static let sections = [(open: Array("<![CDATA[".utf8), close: Array("]]>".utf8)), (open: Array("<!--".utf8), close: Array("-->".utf8))]
+
+    /// The next CDATA section or comment at or after `start` (`start` is the end when none is).
+    private static func nextSection(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (start: Int, close: [UInt8]) {
+        var next = (start: bytes.count, close: [UInt8]())
+        for section in sections {
+            if let found = bytes.position(of: section.open, from: start), found < next.start { next = (found, section.close) }
+        }
+        return next
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool { byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A }
+
+    private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool { (byte >= 0x30 && byte <= 0x39) || isASCIILetter(byte) }
+
+    /// Whether `name` is one of ``xmlEntities``, read from its bytes.
+    private static func isXMLEntity(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard name.count >= 2, name.count <= 4 else { return false }
+        return xmlEntityBytes.contains { $0.elementsEqual(name) }
+    }
+
+    private static let xmlEntityBytes = xmlEntities.map { Array($0.utf8) }
 }

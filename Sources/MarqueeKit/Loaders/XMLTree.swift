@@ -148,47 +148,45 @@ public enum XMLTree {
         if body.hasPrefix("<?xml"), let end = body.firstIndex(of: ">") {
             body = body[body.index(after: end)...]
         }
-        return Data(removingProcessingInstructions(Array(body.utf8)))
+        // The bytes copied at once (`Array(body.utf8)` copies a substring a byte at a time).
+        return Data(removingProcessingInstructions(body.withUTF8 { Array($0) }))
     }
 
     /// The document without processing instructions (`<?xml-stylesheet …?>` and the like), their
     /// line breaks kept so that error positions stay right. Feeds have no use for them, and
     /// FoundationXML crashes on one without data (`<?x?>` reaches its callback as a NULL string;
     /// found by fuzzing). Comments and CDATA sections are copied untouched.
-    static func removingProcessingInstructions(_ bytes: [UInt8]) -> [UInt8] {
-        func find(_ pattern: String, from start: Int) -> Int? {
-            let pattern = Array(pattern.utf8)
-            var index = start
-            while index + pattern.count <= bytes.count {
-                if bytes[index] == pattern[0] && bytes[index..<index + pattern.count].elementsEqual(pattern) { return index }
-                index += 1
+    static func removingProcessingInstructions(_ input: [UInt8]) -> [UInt8] {
+        input.withUnsafeBufferPointer { bytes in
+            guard bytes.position(of: instructionMarkers.open, from: 0) != nil else { return input }
+            var result: [UInt8] = []
+            result.reserveCapacity(bytes.count)
+            var index = 0
+            while index < bytes.count {
+                // Everything before the next `<` is copied as it is.
+                let next = bytes.position(of: UInt8(ascii: "<"), from: index) ?? bytes.count
+                result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<next]))
+                index = next
+                guard index < bytes.count else { break }
+                if bytes.hasPrefix(instructionMarkers.open, at: index) {
+                    let end = bytes.position(of: instructionMarkers.close, from: index + 2).map { $0 + 2 } ?? bytes.count
+                    result += UnsafeBufferPointer(rebasing: bytes[index..<end]).filter { $0 == 0x0A }
+                    index = end
+                } else if let (opening, closing) = copiedSections.first(where: { bytes.hasPrefix($0.open, at: index) }) {
+                    let end = bytes.position(of: closing, from: index + opening.count).map { $0 + closing.count } ?? bytes.count
+                    result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
+                    index = end
+                } else {
+                    result.append(bytes[index])
+                    index += 1
+                }
             }
-            return nil
+            return result
         }
-        func startsWith(_ prefix: String, at index: Int) -> Bool {
-            let prefix = Array(prefix.utf8)
-            return index + prefix.count <= bytes.count && bytes[index..<index + prefix.count].elementsEqual(prefix)
-        }
-        guard find("<?", from: 0) != nil else { return bytes }
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if startsWith("<?", at: index) {
-                let end = find("?>", from: index + 2).map { $0 + 2 } ?? bytes.count
-                result += bytes[index..<end].filter { $0 == 0x0A }
-                index = end
-            } else if let (opening, closing) = [("<!--", "-->"), ("<![CDATA[", "]]>")].first(where: { startsWith($0.0, at: index) }) {
-                let end = find(closing, from: index + opening.count).map { $0 + closing.count } ?? bytes.count
-                result += bytes[index..<end]
-                index = end
-            } else {
-                result.append(bytes[index])
-                index += 1
-            }
-        }
-        return result
     }
+
+    private static let instructionMarkers = (open: Array("<?".utf8), close: Array("?>".utf8))
+    private static let copiedSections = [(open: Array("<!--".utf8), close: Array("-->".utf8)), (open: Array("<![CDATA[".utf8), close: Array("]]>".utf8))]
 
     private static func refuseEntityDeclarations(_ data: Data, display: String) throws(BuildError) {
         let marker = Array("<!ENTITY".utf8)
