@@ -13,6 +13,9 @@ public final class XMLTreeElement: @unchecked Sendable {
     public let attributes: [String: String]
     /// Child elements and text, in document order.
     public fileprivate(set) var content: [XMLContent] = []
+    /// Child elements, in document order (the elements of ``content``, kept apart as the parse
+    /// makes them: feed parsers look children up a dozen times per item).
+    public fileprivate(set) var children: [XMLTreeElement] = []
     /// 1-based line of the start tag, for error messages.
     public let line: Int
 
@@ -23,15 +26,9 @@ public final class XMLTreeElement: @unchecked Sendable {
         self.line = line
     }
 
-    /// Child elements.
-    public var children: [XMLTreeElement] {
-        content.compactMap { if case .element(let element) = $0 { element } else { nil } }
-    }
-
     /// The first child with this local name and namespace.
     public func child(_ name: String, _ namespace: String) -> XMLTreeElement? {
-        for case .element(let element) in content where element.name == name && element.namespace == namespace { return element }
-        return nil
+        children.first { $0.name == name && $0.namespace == namespace }
     }
 
     /// Every child with this local name and namespace.
@@ -229,6 +226,7 @@ public enum XMLTree {
             let element = XMLTreeElement(name: elementName, namespace: namespaceURI ?? "", attributes: attributes, line: parser.lineNumber)
             if let parent = stack.last {
                 parent.content.append(.element(element))
+                parent.children.append(element)
             } else if root == nil {
                 root = element
             }
