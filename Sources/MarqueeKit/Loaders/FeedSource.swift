@@ -53,6 +53,7 @@ public struct FeedSource: Plugin {
             feed = remote
             fallbackName = url.host ?? url.absoluteString
         }
+        if let document = feed.document { context.releaseLater(document) }
         let sourceName = displayName ?? (feed.title.isEmpty ? fallbackName : feed.title)
         var items = feed.items
         for index in items.indices { items[index].source = sourceName }
@@ -124,13 +125,14 @@ public enum FeedParser {
             return try JSONFeedParser.parse(data, display: display, localImage: localImage, intro: intro)
         }
         let root = try XMLTree.parse(data, display: display)
+        var feed: ParsedFeed
         switch (root.name, root.namespace) {
         case ("rss", FeedNamespace.none):
-            return try RSSParser.parse(root, display: display, localImage: localImage, intro: intro)
+            feed = try RSSParser.parse(root, display: display, localImage: localImage, intro: intro)
         case ("RDF", FeedNamespace.rdf):
-            return try RSSParser.parseRDF(root, display: display, localImage: localImage, intro: intro)
+            feed = try RSSParser.parseRDF(root, display: display, localImage: localImage, intro: intro)
         case ("feed", FeedNamespace.atom):
-            return try AtomParser.parse(root, display: display, localImage: localImage, intro: intro)
+            feed = try AtomParser.parse(root, display: display, localImage: localImage, intro: intro)
         case ("html", _), ("HTML", _):
             throw BuildError(file: display, place: .lineColumn(line: root.line, column: 1), "this is an HTML page, not a feed; check the feed's address.")
         default:
@@ -138,6 +140,8 @@ public enum FeedParser {
                 file: display, place: .lineColumn(line: root.line, column: 1),
                 "the root element <\(root.name)> is not a feed format Marquee reads (RSS 2.0 <rss>, RSS 1.0 <rdf:RDF>, Atom <feed>, or JSON Feed).")
         }
+        feed.document = root
+        return feed
     }
 
     /// The first byte that is not whitespace or a byte-order mark.

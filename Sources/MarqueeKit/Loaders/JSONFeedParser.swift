@@ -26,7 +26,9 @@ enum JSONFeedParser {
         let items = FeedItems.made(count: entries.count, localImage: localImage) {
             item(entries[$0], feedTitle: title, base: link, feedAuthor: feedAuthor, localImage: $1, intro: intro)
         }
-        return ParsedFeed(title: title, link: link, items: items)
+        var feed = ParsedFeed(title: title, link: link, items: items)
+        feed.document = document
+        return feed
     }
 
     static func item(
