@@ -482,6 +482,9 @@ struct MarkupTests {
         #expect(pst != nil && pst == utc)
         #expect(FeedDate.parse("Wed, 05 Nov 2014 08:00:00 +0000") == FeedDate.parse("2014-11-05T09:00:00+01:00"))
         #expect(FeedDate.parse("not a date") == nil)
+        // Dates with a character beyond ASCII are split by characters, the others by bytes: alike.
+        #expect(FeedDate.parse("Sat, 08 Nov 2014 14:30:02 PST \u{E9}t\u{E9}") == pst)
+        #expect(FeedDate.parse("Sat,\u{A0}08 Nov 2014 14:30:02 PST") == nil)
         // Dates are made by arithmetic; Foundation's calendar agrees, days past a month's end,
         // leap seconds and odd offsets included.
         var random = SeededRandom(seed: 1_582)

@@ -19,7 +19,14 @@ public enum FeedDate {
 
     /// `[Day, ]DD Mon YYYY HH:MM[:SS] ZONE`
     public static func parseRFC822(_ text: String) -> Date? {
-        var parts = text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+        var parts: [String]
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII (nearly every date): its characters are its bytes, and splitting the bytes is
+            // several times quicker than splitting the characters.
+            parts = text.utf8.split(whereSeparator: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") }).map { String(Substring($0)) }
+        } else {
+            parts = text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+        }
         if let first = parts.first, first.first?.isLetter == true { parts.removeFirst() }
         guard parts.count >= 4, let day = Int(parts[0]),
               let month = months.firstIndex(of: String(parts[1].prefix(3)).lowercased()),
