@@ -44,9 +44,9 @@ public struct FeedSource: Plugin {
             let data = try InputFile.read(file, display: display)
             let folder = file.deletingLastPathComponent()
             // Relative image paths in a local feed name files beside it.
-            feed = try FeedParser.parse(data, display: display, intro: intro) { reference in
+            feed = try FeedParser.parse(data, display: display, intro: intro, localImage: { reference in
                 try? context.localAssets.register(reference, relativeTo: folder)
-            }
+            }, memo: context.memo)
             fallbackName = file.deletingPathExtension().lastPathComponent
         case .remote(let url):
             guard let remote = await loadRemote(url, intro: intro, context: context) else { return [] }
@@ -75,22 +75,22 @@ public struct FeedSource: Plugin {
             }
             let age = Int(Date().timeIntervalSince(cached.entry.fetched) / 3600)
             context.warn(BuildWarning(file: display, "\(reason); using the last good copy (\(age) h old)."))
-            return try? FeedParser.parse(cached.body, display: display, intro: intro)
+            return try? FeedParser.parse(cached.body, display: display, intro: intro, memo: context.memo)
         }
         if fetcher.options.offline {
             guard let cached else {
                 context.warn(BuildWarning(file: display, "offline and there is no cached copy; the feed adds no items."))
                 return nil
             }
-            return try? FeedParser.parse(cached.body, display: display, intro: intro)
+            return try? FeedParser.parse(cached.body, display: display, intro: intro, memo: context.memo)
         }
         do {
             switch try await fetcher.fetch(url) {
             case .notModified(let body):
-                return try? FeedParser.parse(body, display: display, intro: intro)
+                return try? FeedParser.parse(body, display: display, intro: intro, memo: context.memo)
             case .fresh(let body, let etag, let lastModified):
                 do {
-                    let feed = try FeedParser.parse(body, display: display, intro: intro)
+                    let feed = try FeedParser.parse(body, display: display, intro: intro, memo: context.memo)
                     fetcher.cache.store(url, body: body, etag: etag, lastModified: lastModified)
                     return feed
                 } catch {
@@ -115,8 +115,11 @@ public typealias IntroMaker = @Sendable (Markup) -> String
 public enum FeedParser {
     /// Parses a feed of any supported format; `localImage` maps relative image paths of local feeds,
     /// and `intro` makes the items' intros (a build passes one that remembers them in its memo).
+    /// With a `memo`, an XML feed's items whose bytes (and the feed around them) the last build
+    /// read are taken from it instead of being parsed and made again.
     public static func parse(
-        _ data: Data, display: String, intro: @escaping IntroMaker = FeedIntro.text(of:), localImage: LocalImageResolver? = nil
+        _ data: Data, display: String, intro: @escaping IntroMaker = FeedIntro.text(of:), localImage: LocalImageResolver? = nil,
+        memo: BuildMemo? = nil
     ) throws(BuildError) -> ParsedFeed {
         if looksLikeHTML(data) {
             throw BuildError(file: display, place: .lineColumn(line: 1, column: 1), "this is an HTML page, not a feed; check the feed's address.")
@@ -124,15 +127,24 @@ public enum FeedParser {
         if firstSignificantByte(data) == UInt8(ascii: "{") {
             return try JSONFeedParser.parse(data, display: display, localImage: localImage, intro: intro)
         }
-        let root = try XMLTree.parse(data, display: display)
+        // Cut at its items, the document is parsed on every core (and unchanged items not at all);
+        // a document that cannot be is parsed whole.
+        let prepared = try XMLTree.prepared(data, display: display)
+        let supply = XMLItemCut(prepared).flatMap { FeedItemSupply(cut: $0, memo: memo, readsLocalImages: localImage != nil) }
+        let root: XMLTreeElement
+        if let supply {
+            root = supply.root
+        } else {
+            root = try XMLTree.parse(prepared: prepared, display: display)
+        }
         var feed: ParsedFeed
         switch (root.name, root.namespace) {
         case ("rss", FeedNamespace.none):
-            feed = try RSSParser.parse(root, display: display, localImage: localImage, intro: intro)
+            feed = try RSSParser.parse(root, display: display, localImage: localImage, intro: intro, supply: supply)
         case ("RDF", FeedNamespace.rdf):
-            feed = try RSSParser.parseRDF(root, display: display, localImage: localImage, intro: intro)
+            feed = try RSSParser.parseRDF(root, display: display, localImage: localImage, intro: intro, supply: supply)
         case ("feed", FeedNamespace.atom):
-            feed = try AtomParser.parse(root, display: display, localImage: localImage, intro: intro)
+            feed = try AtomParser.parse(root, display: display, localImage: localImage, intro: intro, supply: supply)
         case ("html", _), ("HTML", _):
             throw BuildError(file: display, place: .lineColumn(line: root.line, column: 1), "this is an HTML page, not a feed; check the feed's address.")
         default:
@@ -140,7 +152,7 @@ public enum FeedParser {
                 file: display, place: .lineColumn(line: root.line, column: 1),
                 "the root element <\(root.name)> is not a feed format Marquee reads (RSS 2.0 <rss>, RSS 1.0 <rdf:RDF>, Atom <feed>, or JSON Feed).")
         }
-        feed.document = root
+        feed.document = supply.map { $0 as any Sendable } ?? root
         return feed
     }
 

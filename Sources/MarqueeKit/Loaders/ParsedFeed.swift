@@ -31,16 +31,40 @@ enum FeedItems {
     static func made(
         count: Int, localImage: LocalImageResolver?, _ make: @Sendable (_ index: Int, _ localImage: LocalImageResolver?) -> Item
     ) -> [Item] {
-        guard let localImage else { return Array(0..<count).concurrentMap { make($0, nil) } }
-        let drafts = Array(0..<count).concurrentMap { index -> (item: Item, askedForLocalImage: Bool) in
-            let asked = Asked()
-            let item = make(index) { _ in
-                asked.raised = true
-                return nil
+        let drafts = Array(0..<count).concurrentMap { index in drafted(localImage: localImage) { make(index, $0) } }
+        return drafts.indices.map { drafts[$0].askedForLocalImage ? make($0, localImage!) : drafts[$0].item }
+    }
+
+    /// The items of `elements` (elements of the document's tree), as ``made(count:localImage:_:)``
+    /// makes them; with a `supply`, an item the last build made of the same bytes is taken from
+    /// the memo, the others are made from their full elements and remembered (unless they read
+    /// local images, which copies files: only pure results are remembered).
+    static func made(
+        _ elements: [XMLTreeElement], supply: FeedItemSupply?, localImage: LocalImageResolver?,
+        _ make: @Sendable (_ element: XMLTreeElement, _ localImage: LocalImageResolver?) -> Item
+    ) -> [Item] {
+        guard let supply else { return made(count: elements.count, localImage: localImage) { make(elements[$0], $1) } }
+        let sources = elements.map(supply.source(of:))
+        let drafts = sources.concurrentMap { source in
+            if let item = source.remembered { return (item: item, askedForLocalImage: false) }
+            let draft = drafted(localImage: localImage) { make(source.element, $0) }
+            if !draft.askedForLocalImage, let key = source.key, let memo = supply.memo, let record = FeedItemRecord.text(of: draft.item) {
+                memo.store(record, for: key)
             }
-            return (item, asked.raised)
+            return draft
         }
-        return drafts.indices.map { drafts[$0].askedForLocalImage ? make($0, localImage) : drafts[$0].item }
+        return drafts.indices.map { drafts[$0].askedForLocalImage ? make(sources[$0].element, localImage!) : drafts[$0].item }
+    }
+
+    /// `make(resolver)`, where the resolver (when there is a real one) only notes that it was asked.
+    private static func drafted(localImage: LocalImageResolver?, _ make: (LocalImageResolver?) -> Item) -> (item: Item, askedForLocalImage: Bool) {
+        guard localImage != nil else { return (make(nil), false) }
+        let asked = Asked()
+        let item = make { _ in
+            asked.raised = true
+            return nil
+        }
+        return (item, asked.raised)
     }
 
     /// Raised when an item's making asks for a local image; read and written by one core.

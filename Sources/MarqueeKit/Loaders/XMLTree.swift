@@ -67,8 +67,18 @@ public enum XMLTree {
 
     /// Parses a whole document and returns its root element.
     public static func parse(_ data: Data, display: String) throws(BuildError) -> XMLTreeElement {
+        try parse(prepared: prepared(data, display: display), display: display)
+    }
+
+    /// The document as libxml2 is given it: refused if it declares entities, in UTF-8 without
+    /// a declaration or processing instructions, HTML's named entities made numeric.
+    static func prepared(_ data: Data, display: String) throws(BuildError) -> Data {
         try refuseEntityDeclarations(data, display: display)
-        let prepared = HTMLEntities.replaceNamedEntities(in: try transcodedToUTF8(data, display: display))
+        return HTMLEntities.replaceNamedEntities(in: try transcodedToUTF8(data, display: display))
+    }
+
+    /// Parses a document made by ``prepared(_:display:)`` (or a part of one) and returns its root.
+    static func parse(prepared: Data, display: String) throws(BuildError) -> XMLTreeElement {
         let parser = XMLParser(data: prepared)
         let collector = Collector()
         parser.delegate = collector

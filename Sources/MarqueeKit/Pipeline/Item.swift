@@ -388,6 +388,9 @@ public struct ItemMetadata: Sendable {
     /// Creates empty storage.
     public init() {}
 
+    /// True when no value is stored.
+    public var isEmpty: Bool { values.isEmpty }
+
     /// The value stored under `key`, or nil.
     public subscript<Key: ItemMetadataKey>(key: Key.Type) -> Key.Value? {
         get { values[ObjectIdentifier(key)] as? Key.Value }

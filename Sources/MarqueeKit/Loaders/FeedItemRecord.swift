@@ -1,0 +1,144 @@
+import Foundation
+
+/// A feed item as memo text, so that a rebuild takes an item whose bytes (and the feed around
+/// them) the last build read from the memo instead of parsing and making it again.
+///
+/// The text is the fields in order, strings as `<UTF-8 length>:<bytes>`, a missing value as
+/// `-`; it starts with `f1 ` (the format).
+enum FeedItemRecord {
+    /// The record of `item`; nil when it holds what a record cannot give back exactly (a base
+    /// URL relative to another, metadata, a rendering).
+    static func text(of item: Item) -> String? {
+        var text = "f1 "
+        func add(_ string: String) { text += "\(string.utf8.count):" + string }
+        func add(_ string: String?) { if let string { add(string) } else { text += "-" } }
+        func add(_ url: URL?) -> Bool {
+            guard let url else { text += "-"; return true }
+            guard url.baseURL == nil, URL(string: url.relativeString) == url else { return false }
+            add(url.relativeString)
+            return true
+        }
+        guard item.metadata.isEmpty, item.badges.isEmpty, item.cell == nil, item.slug.isEmpty, item.markdownRendering == nil else { return nil }
+        add(item.id)
+        add(item.source)
+        add(item.title)
+        add(item.link)
+        add(item.intro)
+        switch item.body {
+        case .text(let body):
+            text += "t"
+            add(body)
+        case .html(let body, let base):
+            text += "h"
+            add(body)
+            guard add(base) else { return nil }
+        case .markdown(let body, let base):
+            text += "m"
+            add(body)
+            guard add(base) else { return nil }
+        }
+        text += "\(item.images.count):"
+        for image in item.images {
+            add(image.url)
+            add(image.width.map(String.init))
+            add(image.height.map(String.init))
+            text += image.isThumbnail ? "T" : "F"
+        }
+        add(item.author)
+        add(item.date.map { String($0.timeIntervalSinceReferenceDate.bitPattern, radix: 16) })
+        text += "\(item.tags.count):"
+        for tag in item.tags { add(tag) }
+        return text
+    }
+
+    /// The item of a record made by ``text(of:)``; nil for any other text.
+    static func item(_ record: String) -> Item? {
+        var reader = Reader(utf8: Array(record.utf8))
+        guard reader.skip("f1 "), let id = reader.string(), let source = reader.string(), let title = reader.string(),
+              let link = reader.optionalString(), let intro = reader.string(), let kind = reader.byte(), let bodyText = reader.string()
+        else { return nil }
+        let body: Markup
+        switch kind {
+        case UInt8(ascii: "t"): body = .text(bodyText)
+        case UInt8(ascii: "h"), UInt8(ascii: "m"):
+            guard let base = reader.optionalString() else { return nil }
+            let url = base.flatMap(URL.init(string:))
+            guard (base == nil) == (url == nil) else { return nil }
+            body = kind == UInt8(ascii: "h") ? .html(bodyText, base: url) : .markdown(bodyText, base: url)
+        default: return nil
+        }
+        guard let imageCount = reader.count() else { return nil }
+        var images: [ImageCandidate] = []
+        for _ in 0..<imageCount {
+            guard let url = reader.string(), let width = reader.optionalString(), let height = reader.optionalString(), let flag = reader.byte(),
+                  flag == UInt8(ascii: "T") || flag == UInt8(ascii: "F")
+            else { return nil }
+            images.append(ImageCandidate(url: url, width: width.flatMap { Int($0) }, height: height.flatMap { Int($0) }, isThumbnail: flag == UInt8(ascii: "T")))
+        }
+        guard let author = reader.optionalString(), let dateBits = reader.optionalString(), let tagCount = reader.count() else { return nil }
+        var date: Date?
+        if let dateBits {
+            guard let bits = UInt64(dateBits, radix: 16) else { return nil }
+            date = Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
+        }
+        var tags: [String] = []
+        for _ in 0..<tagCount {
+            guard let tag = reader.string() else { return nil }
+            tags.append(tag)
+        }
+        guard reader.isAtEnd else { return nil }
+        var item = Item(id: id, source: source, title: title, link: link, body: body, images: images, author: author, date: date, tags: tags)
+        item.intro = intro
+        return item
+    }
+
+    /// Reads a record's fields from its bytes.
+    private struct Reader {
+        let utf8: [UInt8]
+        var position = 0
+
+        var isAtEnd: Bool { position == utf8.count }
+
+        mutating func skip(_ prefix: String) -> Bool {
+            let bytes = Array(prefix.utf8)
+            guard utf8[position...].starts(with: bytes) else { return false }
+            position += bytes.count
+            return true
+        }
+
+        mutating func byte() -> UInt8? {
+            guard position < utf8.count else { return nil }
+            defer { position += 1 }
+            return utf8[position]
+        }
+
+        /// `<decimal>:`, at most a million.
+        mutating func count() -> Int? {
+            var value = 0, digits = 0
+            while position < utf8.count, utf8[position] >= UInt8(ascii: "0"), utf8[position] <= UInt8(ascii: "9"), digits < 10 {
+                value = value * 10 + Int(utf8[position] - UInt8(ascii: "0"))
+                position += 1
+                digits += 1
+            }
+            guard digits > 0, value <= 1 << 30, position < utf8.count, utf8[position] == UInt8(ascii: ":") else { return nil }
+            position += 1
+            return value
+        }
+
+        mutating func string() -> String? {
+            guard let length = count(), length <= utf8.count - position else { return nil }
+            defer { position += length }
+            return String(decoding: utf8[position..<position + length], as: UTF8.self)
+        }
+
+        /// A string, or `-` for none (`.some(nil)`); nil when neither is there.
+        mutating func optionalString() -> String?? {
+            if position < utf8.count, utf8[position] == UInt8(ascii: "-") {
+                position += 1
+                return .some(nil)
+            }
+            guard let string = string() else { return nil }
+            return .some(string)
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+@testable import MarqueeKit
+
+/// XML feeds are cut at their items, parsed on every core, and their unchanged items taken from
+/// the memo: the items must be exactly those of a parse of the whole document.
+@Suite("Feed items: cut, parsed apart and remembered, as a whole parse makes them", .removesTemporaryFolders)
+struct FeedItemCutTests {
+    static let media = "xmlns:media=\"http://search.yahoo.com/mrss/\""
+
+    /// Feeds whose shapes the cut must get right: namespaces declared on the root or the channel
+    /// (and redeclared), prefixed elements in items, `<item>` inside comments, CDATA and
+    /// attribute values, self-closing and nested items, items outside the channel, `xml:base`.
+    static let shapes: [String: String] = [
+        "rss": """
+            <?xml version="1.0"?>
+            <rss version="2.0" \(media) xmlns:dc="http://purl.org/dc/elements/1.1/">
+            <channel xmlns:content="http://purl.org/rss/1.0/modules/content/"><title>Shapes &amp; more</title><link>https://example.org/</link>
+            <!-- <item><title>in a comment</title></item> -->
+            <item><title>One</title><guid>1</guid><media:thumbnail url="https://example.org/1.png" width="10"/><dc:creator>Ann</dc:creator></item>
+            <item a=">x"><title><![CDATA[Two <item> </item>]]></title><link>/two</link><content:encoded>&lt;p&gt;Body&lt;/p&gt;</content:encoded></item>
+            <item/>
+            <item><title>Four</title><item><title>nested</title></item><pubDate>Mon, 01 Jan 2024 10:00:00 GMT</pubDate></item>
+            <item xmlns:media="http://search.yahoo.com/mrss"><title>Five</title><media:content url="https://example.org/5.jpg" medium="image"/></item>
+            </channel>
+            <item><title>outside the channel</title></item>
+            </rss>
+            """,
+        "atom": """
+            <feed xmlns="http://www.w3.org/2005/Atom" \(media) xml:base="https://example.org/blog/">
+            <title type="html">&lt;b&gt;Atom&lt;/b&gt;</title><author><name>Feed Author</name></author>
+            <entry xml:base="posts/"><id>urn:1</id><title>One</title><link href="one"/><summary>Short</summary></entry>
+            <entry><id>urn:2</id><title>Two</title><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>X<em>H</em></p></div></content>
+            <category term="a"/><category term="b"/><published>2020-01-02T03:04:05Z</published></entry>
+            </feed>
+            """,
+        "rdf": """
+            <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/">
+            <channel rdf:about="https://example.org/"><title>RDF</title><link>https://example.org/</link></channel>
+            <item rdf:about="https://example.org/1"><title>One</title><link>https://example.org/1</link><description>First</description></item>
+            <item rdf:about="https://example.org/2"><title>Two</title><link>https://example.org/2</link></item>
+            </rdf:RDF>
+            """,
+    ]
+
+    /// Every field of each item, as the memo records them.
+    static func fields(_ feed: ParsedFeed) -> [String] {
+        feed.items.map { FeedItemRecord.text(of: $0) ?? "unrecordable" }
+    }
+
+    /// The feed parsed whole, without cutting it.
+    static func parsedWhole(_ data: Data, display: String) throws -> ParsedFeed {
+        let root = try XMLTree.parse(data, display: display)
+        switch root.name {
+        case "rss": return try RSSParser.parse(root, display: display, localImage: nil)
+        case "RDF": return try RSSParser.parseRDF(root, display: display, localImage: nil)
+        default: return try AtomParser.parse(root, display: display, localImage: nil)
+        }
+    }
+
+    static func documents() throws -> [(name: String, data: Data)] {
+        var documents = shapes.map { ($0.key, Data($0.value.utf8)) }
+        for fixture in ["atom-sample.xml", "deviantart-popular.xml", "rss1-rdf-sample.xml"] {
+            documents.append((fixture, try Data(contentsOf: TestSupport.fixtures.appending(path: "feeds/\(fixture)"))))
+        }
+        return documents
+    }
+
+    @Test func cutFeedsReadAsWholeOnes() throws {
+        for (name, data) in try Self.documents() {
+            let prepared = try XMLTree.prepared(data, display: name)
+            let pieces = try #require(XMLItemCut(prepared), "\(name) was not cut")
+            #expect(FeedItemSupply(cut: pieces, memo: nil, readsLocalImages: false) != nil, "\(name): the pieces did not parse apart")
+            let cut = try FeedParser.parse(data, display: name)
+            let whole = try Self.parsedWhole(data, display: name)
+            #expect(cut.title == whole.title && cut.link == whole.link, "\(name)")
+            #expect(Self.fields(cut) == Self.fields(whole), "\(name)")
+            #expect(!cut.items.isEmpty)
+        }
+        // The shapes hold what they are meant to: the commented, nested and outside items are not items.
+        let rss = try FeedParser.parse(Data(Self.shapes["rss"]!.utf8), display: "rss")
+        #expect(rss.items.map(\.title) == ["One", "Two", "", "Four", "Five"])
+    }
+
+    /// A second parse with the first one's memo makes no item again (no intro is made), one
+    /// changed item is made alone, and every item reads as a whole parse makes it.
+    @Test func unchangedItemsComeFromTheMemo() throws {
+        let memoFile = try TestSupport.temporaryFolder().appending(path: "feeds.memo")
+        let fixture = try Data(contentsOf: TestSupport.fixtures.appending(path: "feeds/deviantart-popular.xml"))
+        let count = try Self.parsedWhole(fixture, display: "feed").items.count
+        let introsMade = Locked(0)
+        let intro: IntroMaker = { markup in
+            introsMade.withLock { $0 += 1 }
+            return FeedIntro.text(of: markup)
+        }
+        func parse(_ data: Data) throws -> ParsedFeed {
+            let memo = BuildMemo(file: memoFile)
+            defer { memo.save() }
+            return try FeedParser.parse(data, display: "feed", intro: intro, memo: memo)
+        }
+        _ = try parse(fixture)
+        #expect(introsMade.withLock { $0 } == count)
+        let second = try parse(fixture)
+        #expect(introsMade.withLock { $0 } == count)
+        #expect(Self.fields(second) == Self.fields(try Self.parsedWhole(fixture, display: "feed")))
+        // One item's title changed: that item alone is made again.
+        let text = String(decoding: fixture, as: UTF8.self)
+        let title = try #require(text.range(of: "<title>", range: text.index(text.startIndex, offsetBy: text.count / 2)..<text.endIndex))
+        let edited = Data(text.replacingCharacters(in: title, with: "<title>Edited ").utf8)
+        let third = try parse(edited)
+        #expect(introsMade.withLock { $0 } == count + 1)
+        #expect(Self.fields(third) == Self.fields(try Self.parsedWhole(edited, display: "feed")))
+        #expect(third.items.contains { $0.title.hasPrefix("Edited") })
+        // The feed's own title changed: every item is made again (their source is that title).
+        let retitled = Data(String(decoding: edited, as: UTF8.self).replacingOccurrences(of: "<title>DeviantArt", with: "<title>Renamed").utf8)
+        #expect(retitled != edited)
+        let fourth = try parse(retitled)
+        #expect(introsMade.withLock { $0 } == 2 * count + 1)
+        #expect(Self.fields(fourth) == Self.fields(try Self.parsedWhole(retitled, display: "feed")))
+    }
+
+    /// Items of a local feed that read local images copy files, so they are never taken from the
+    /// memo: a second parse registers their images again, named as the first time.
+    @Test func itemsWithLocalImagesAreMadeEveryTime() throws {
+        let content = try TestSupport.temporaryFolder()
+        try Data("png".utf8).write(to: content.appending(path: "x.png"))
+        let feed = Data("""
+            <rss version="2.0" \(Self.media)><channel><title>T</title>
+            <item><guid>1</guid><media:thumbnail url="x.png"/></item><item><guid>2</guid><media:thumbnail url="https://example.org/2.png"/></item>
+            </channel></rss>
+            """.utf8)
+        let memoFile = content.appending(path: "memo")
+        for _ in 0..<2 {
+            let memo = BuildMemo(file: memoFile)
+            let assets = LocalAssets(contentDirectory: content)
+            let folder = content.appending(path: "feed.xml").deletingLastPathComponent()
+            let parsed = try FeedParser.parse(feed, display: "feed.xml", localImage: { try? assets.register($0, relativeTo: folder) }, memo: memo)
+            memo.save()
+            #expect(parsed.items.map { $0.images.first?.url } == ["media/x.png", "https://example.org/2.png"])
+            #expect(assets.files.map(\.sitePath) == ["media/x.png"])
+        }
+    }
+
+    /// A broken item is reported exactly as a whole parse reports it (line and column).
+    @Test func brokenItemsReportAsAWholeParse() throws {
+        let broken = Data(Self.shapes["rss"]!.replacingOccurrences(of: "<title>Four</title>", with: "<title>Four</titel>").utf8)
+        var cutError: BuildError?, wholeError: BuildError?
+        do { _ = try FeedParser.parse(broken, display: "feed.xml") } catch { cutError = error }
+        do { _ = try XMLTree.parse(broken, display: "feed.xml") } catch { wholeError = error }
+        #expect(cutError != nil && cutError?.description == wholeError?.description)
+    }
+
+    /// Records give back exactly the items they were made of, whatever their strings hold, and
+    /// damaged records give nothing.
+    @Test func recordsReadBackExactly() throws {
+        var items = try Self.documents().flatMap { try FeedParser.parse($0.data, display: $0.name).items }
+        var odd = Item(
+            id: "-", source: "12:34", title: "", link: nil, body: .html("a\nb\u{0}c 🎬 5:x", base: URL(string: "https://example.org/a b/")),
+            images: [ImageCandidate(url: "u", width: 0, height: nil, isThumbnail: true)], author: "-", date: Date(timeIntervalSince1970: -1.5),
+            tags: ["", "-", "3:"])
+        odd.intro = "é"
+        items.append(odd)
+        items.append(Item(id: "x", source: "s", title: "t", body: .text("plain")))
+        for item in items {
+            let record = try #require(FeedItemRecord.text(of: item))
+            let back = try #require(FeedItemRecord.item(record))
+            #expect(FeedItemRecord.text(of: back) == record)
+            #expect(back.date == item.date && back.images == item.images && back.body == item.body && back.intro == item.intro)
+            for cut in [0, 3, record.utf8.count / 2, record.utf8.count - 1] {
+                #expect(FeedItemRecord.item(String(decoding: Array(record.utf8).prefix(cut), as: UTF8.self)) == nil)
+            }
+        }
+    }
+}
