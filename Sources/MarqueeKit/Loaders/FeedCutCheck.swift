@@ -1,0 +1,41 @@
+import Foundation
+
+/// The property the `feed` fuzz target (marquee-fuzz) checks: a feed read cut at its items
+/// (``XMLItemCut``, the way builds read XML feeds) reads exactly as a parse of the whole document
+/// (the same items, field for field, or the same error). Not public API:
+/// `@_spi(Fuzzing) import MarqueeKit` to use it.
+@_spi(Fuzzing)
+public enum FeedCutCheck {
+    /// Both readings of `data` when they differ; nil when they agree.
+    public static func difference(in data: Data) -> (cut: String, whole: String)? {
+        let cut = describe { () throws(BuildError) in try FeedParser.parse(data, display: "feed.xml") }
+        let whole = describe { () throws(BuildError) in try parsedWhole(data, display: "feed.xml") }
+        return cut == whole ? nil : (cut, whole)
+    }
+
+    /// The feed parsed whole, never cut: what ``FeedParser/parse(_:display:intro:localImage:memo:)``
+    /// reads when the document is not cut.
+    static func parsedWhole(_ data: Data, display: String) throws(BuildError) -> ParsedFeed {
+        if FeedParser.looksLikeHTML(data) || FeedParser.firstSignificantByte(data) == UInt8(ascii: "{") {
+            return try FeedParser.parse(data, display: display)
+        }
+        let root = try XMLTree.parse(data, display: display)
+        switch (root.name, root.namespace) {
+        case ("rss", FeedNamespace.none): return try RSSParser.parse(root, display: display, localImage: nil)
+        case ("RDF", FeedNamespace.rdf): return try RSSParser.parseRDF(root, display: display, localImage: nil)
+        case ("feed", FeedNamespace.atom): return try AtomParser.parse(root, display: display, localImage: nil)
+        default: return try FeedParser.parse(data, display: display)
+        }
+    }
+
+    /// A feed's title, link and every field of its items, or the error.
+    private static func describe(_ read: () throws(BuildError) -> ParsedFeed) -> String {
+        do {
+            let feed = try read()
+            return ([feed.title, feed.link?.absoluteString ?? "-"] + feed.items.map { FeedItemRecord.text(of: $0) ?? "unrecordable" })
+                .joined(separator: "\n")
+        } catch {
+            return "error: \(error.description)"
+        }
+    }
+}
