@@ -142,6 +142,13 @@ struct FeedItemCutTests {
         #expect(introsMade.withLock { $0 } == count + 1)
         #expect(Self.fields(third) == Self.fields(try Self.parsedWhole(edited, display: "feed")))
         #expect(third.items.contains { $0.title.hasPrefix("Edited") })
+        // An item removed (and the white space after it): no other item is made again.
+        let first = try #require(text.range(of: "<item>")), firstEnd = try #require(text.range(of: "</item>", range: first.upperBound..<text.endIndex))
+        let removed = Data(text.replacingCharacters(in: first.lowerBound..<firstEnd.upperBound, with: "").utf8)
+        let afterRemoval = try parse(removed)
+        #expect(introsMade.withLock { $0 } == count + 1)
+        #expect(afterRemoval.items.count == count - 1)
+        #expect(Self.fields(afterRemoval) == Self.fields(try Self.parsedWhole(removed, display: "feed")))
         // The feed's own title changed: every item is made again (their source is that title).
         let retitled = Data(String(decoding: edited, as: UTF8.self).replacingOccurrences(of: "<title>DeviantArt", with: "<title>Renamed").utf8)
         #expect(retitled != edited)

@@ -9,7 +9,8 @@ struct FeedItemSupply: Sendable {
     let root: XMLTreeElement
     /// Where made items are remembered; nil remembers nothing.
     let memo: BuildMemo?
-    /// Each item's memo key: its bytes, the bytes around it, and whether local images are read.
+    /// Each item's memo key: its bytes, the bytes around it, the namespaces it is parsed under, and
+    /// whether local images are read.
     private let keys: [UInt64]
     /// Each item remembered from the last build, or nil.
     private let remembered: [Item?]
@@ -23,6 +24,7 @@ struct FeedItemSupply: Sendable {
         let keys = Array(cut.pieces.indices).concurrentMap { number in
             var key = StableHasher("feed-item-1")
             key.combine(Int(truncatingIfNeeded: cut.frameDigest))
+            cut.declarations.withUnsafeBytes { key.combine($0) }
             key.combine(readsLocalImages ? 1 : 0)
             cut.document.withUnsafeBytes { key.combine(UnsafeRawBufferPointer(rebasing: $0[cut.pieces[number]])) }
             return key.value

@@ -16,8 +16,9 @@ struct XMLItemCut: Sendable {
     let skeleton: Data
     /// The bytes of each item element (start tag to end tag) in ``document``, in order.
     let pieces: [Range<Int>]
-    /// A digest of every byte outside the items: all that an item's making depends on besides
-    /// the item (the feed's title, link, author and base, the namespaces in scope).
+    /// A digest of the bytes outside the items (but white space beside them): all that an item's
+    /// making depends on besides the item (the feed's title, link, author and base, the
+    /// namespaces in scope).
     let frameDigest: UInt64
     /// The namespace declarations (` xmlns="…"`, ` xmlns:media="…"`) in scope around the items,
     /// for a wrapper under which items parsed apart resolve their names as in the document.
@@ -49,7 +50,8 @@ struct XMLItemCut: Sendable {
     func elements(_ numbers: some Collection<Int>) -> [XMLTreeElement]? {
         var wrapped = Array("<marquee-items".utf8) + declarations + Array(">".utf8)
         document.withUnsafeBytes { raw in
-            for number in numbers { wrapped += raw[pieces[number]] }
+            let bytes = raw.bindMemory(to: UInt8.self)
+            for number in numbers { wrapped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pieces[number]])) }
         }
         wrapped += Array("</marquee-items>".utf8)
         guard let wrapper = try? XMLTree.parse(prepared: Data(wrapped), display: ""), wrapper.children.count == numbers.count else { return nil }
@@ -63,6 +65,15 @@ struct XMLItemCut: Sendable {
     private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (skeleton: [UInt8], pieces: [Range<Int>], declarations: [UInt8], frame: UInt64)? {
         var skeleton: [UInt8] = [], pieces: [Range<Int>] = []
         var frame = StableHasher("feed-frame-1")
+        // The bytes between items, each run with its length, without the white space at its ends
+        // (text beside items, which no parser reads): adding or removing an item leaves the other
+        // items' keys as they were.
+        func addToFrame(_ run: UnsafeBufferPointer<UInt8>) {
+            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+            guard let first = run.firstIndex(where: { !isSpace($0) }), let last = run.lastIndex(where: { !isSpace($0) }) else { return }
+            frame.combine(last - first + 1)
+            frame.combine(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(run)[first...last]))
+        }
         var declarations: [UInt8]?
         // Bytes before `copied` are in the skeleton (and the frame's digest) or in a piece.
         var copied = 0
@@ -71,14 +82,16 @@ struct XMLItemCut: Sendable {
         var item: (start: Int, depth: Int)?
         var index = 0
         while let tag = bytes.position(of: UInt8(ascii: "<"), from: index) {
-            for section in [comment, cdata] where bytes.hasPrefix(section.open, at: tag) {
-                guard let close = bytes.position(of: section.close, from: tag + section.open.count) else { return nil }
+            guard tag + 1 < bytes.count else { return nil }
+            if bytes[tag + 1] == UInt8(ascii: "!") {
+                // A comment or a CDATA section is skipped whole; anything else (a doctype) is not cut.
+                guard let section = [comment, cdata].first(where: { bytes.hasPrefix($0.open, at: tag) }),
+                      let close = bytes.position(of: section.close, from: tag + section.open.count)
+                else { return nil }
                 index = close + section.close.count
+                continue
             }
-            if index > tag { continue }
-            guard tag + 1 < bytes.count, bytes[tag + 1] != UInt8(ascii: "!"), bytes[tag + 1] != UInt8(ascii: "?"),
-                  let end = tagEnd(bytes, from: tag + 1)
-            else { return nil }
+            guard bytes[tag + 1] != UInt8(ascii: "?"), let end = tagEnd(bytes, from: tag + 1) else { return nil }
             index = end + 1
             if bytes[tag + 1] == UInt8(ascii: "/") {
                 guard let start = open.popLast() else { return nil }
@@ -86,8 +99,7 @@ struct XMLItemCut: Sendable {
                 // The item ends: the skeleton keeps its start and end tags around its stand-in text.
                 let outside = UnsafeBufferPointer(rebasing: bytes[copied..<current.start])
                 skeleton += outside
-                frame.combine(outside.count)
-                frame.combine(UnsafeRawBufferPointer(outside))
+                addToFrame(outside)
                 skeleton += UnsafeBufferPointer(rebasing: bytes[start])
                 skeleton += Array("\(marker)\(pieces.count)".utf8)
                 skeleton += UnsafeBufferPointer(rebasing: bytes[tag...end])
@@ -110,7 +122,7 @@ struct XMLItemCut: Sendable {
         guard open.isEmpty, item == nil else { return nil }
         let rest = UnsafeBufferPointer(rebasing: bytes[copied...])
         skeleton += rest
-        frame.combine(UnsafeRawBufferPointer(rest))
+        addToFrame(rest)
         return (skeleton, pieces, declarations ?? [], frame.value)
     }
 
