@@ -207,6 +207,18 @@ struct MarkupTests {
         #expect(cut.hasSuffix("word…"))
         #expect(cut.count <= 201)
         #expect(TextTruncation.truncate("short", to: 200) == "short")
+        // Text whose first bytes are ASCII is cut as bytes: exactly as counting characters cuts it,
+        // whatever follows (accents, combining marks, CR LF, emoji).
+        let pieces = ["a", "bc", " ", "  ", "\n", ",", ";", ":", "-", "word ", "é", "e\u{301}", "\r\n", "🎬", "x\u{200D}"]
+        var random = SeededRandom(seed: 200)
+        var cutAsBytes = 0
+        for _ in 0..<20_000 {
+            let text = (0..<Int.random(in: 0...30, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            let limit = Int.random(in: 0...40, using: &random)
+            #expect(TextTruncation.truncate(text, to: limit) == TextTruncation.truncateByCharacters(text, to: limit), "\(text.debugDescription) \(limit)")
+            if text.utf8.count > limit, text.utf8.prefix(limit + 1).allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { cutAsBytes += 1 }
+        }
+        #expect(cutAsBytes > 1_000)
     }
 
     @Test func textBlocksFollowTheHTMLStructure() {
