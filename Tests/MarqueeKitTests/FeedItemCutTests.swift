@@ -113,6 +113,58 @@ struct FeedItemCutTests {
         #expect(cutItems > 3_000)
     }
 
+    /// JSON feeds are cut at their `items` array: shapes with escaped keys, nested arrays, strings
+    /// holding brackets, a byte-order mark and the fixture read as whole; a document with two
+    /// `items`, an item that is not an object or a broken item is not cut, and reads (or fails) as whole.
+    @Test func jsonFeedsCutReadAsWhole() throws {
+        let head = #"{"version": "https://jsonfeed.org/version/1.1", "title": "J", "home_page_url": "https://example.org/", "#
+        let item = #"{"id": "1", "title": "One ] }", "content_html": "<p>x</p>", "tags": ["a", ["b"]], "url": "/one", "image": "i.png"}"#
+        let cut = [
+            head + #""items": [\#(item), {"id": "2", "content_text": "Two \"[\" {"}]}"#,
+            "\u{FEFF}" + head + #""\u0069tems": [ \#(item) ,"# + "\n" + #" {"id": "3"} ], "author": {"name": "A"}}"#,
+            String(decoding: try Data(contentsOf: TestSupport.fixtures.appending(path: "feeds/jsonfeed-sample.json")), as: UTF8.self),
+        ]
+        let whole = [
+            head + #""items": [\#(item)], "items": [{"id": "9"}]}"#,
+            head + #""items": [\#(item), 3]}"#,
+            head + #""items": [\#(item), {"id": 1,}]}"#,
+            head + #""items": []}"#,
+        ]
+        for document in cut + whole {
+            let data = Data(document.utf8)
+            #expect((JSONFeedCut(data)?.sources(memo: nil, readsLocalImages: false) != nil) == cut.contains(document), "\(document)")
+            #expect(FeedCutCheck.difference(in: data) == nil, "\(document)")
+        }
+        // Unchanged items come from the memo; a changed one alone is made again, a removed one
+        // makes none again.
+        let memoFile = try TestSupport.temporaryFolder().appending(path: "json.memo")
+        let introsMade = Locked(0)
+        let intro: IntroMaker = { markup in
+            introsMade.withLock { $0 += 1 }
+            return FeedIntro.text(of: markup)
+        }
+        func parse(_ document: String) throws -> ParsedFeed {
+            let memo = BuildMemo(file: memoFile)
+            defer { memo.save() }
+            return try FeedParser.parse(Data(document.utf8), display: "feed.json", intro: intro, memo: memo)
+        }
+        let items = (0..<50).map { #"{"id": "\#($0)", "summary": "About \#($0)", "content_html": "<p>\#($0)</p>"}"# }
+        let first = try parse(head + #""items": [\#(items.joined(separator: ","))]}"#)
+        #expect(first.items.count == 50 && introsMade.withLock { $0 } == 50)
+        var edited = items
+        edited[20] = #"{"id": "20", "summary": "Changed", "content_html": "<p>20</p>"}"#
+        edited.remove(at: 30)
+        let document = head + #""items": [\#(edited.joined(separator: ",\n"))]}"#
+        let second = try parse(document)
+        #expect(introsMade.withLock { $0 } == 51)
+        #expect(Self.fields(second) == Self.fields(try FeedCutCheck.parsedWhole(Data(document.utf8), display: "feed.json")))
+        #expect(second.items.contains { $0.intro == "Changed" })
+        // The feed's title changed: every item is made again (their source is that title).
+        let retitled = try parse(document.replacingOccurrences(of: #""title": "J""#, with: #""title": "K""#))
+        #expect(introsMade.withLock { $0 } == 100)
+        #expect(retitled.items.allSatisfy { $0.source == "K" })
+    }
+
     /// A second parse with the first one's memo makes no item again (no intro is made), one
     /// changed item is made alone, and every item reads as a whole parse makes it.
     @Test func unchangedItemsComeFromTheMemo() throws {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The property the `feed` fuzz target (marquee-fuzz) checks: a feed read cut at its items
-/// (``XMLItemCut``, the way builds read XML feeds) reads exactly as a parse of the whole document
+/// (``XMLItemCut``, ``JSONFeedCut``: the way builds read feeds) reads exactly as a parse of the whole document
 /// (the same items, field for field, or the same error). Not public API:
 /// `@_spi(Fuzzing) import MarqueeKit` to use it.
 @_spi(Fuzzing)
@@ -16,8 +16,11 @@ public enum FeedCutCheck {
     /// The feed parsed whole, never cut: what ``FeedParser/parse(_:display:intro:localImage:memo:)``
     /// reads when the document is not cut.
     static func parsedWhole(_ data: Data, display: String) throws(BuildError) -> ParsedFeed {
-        if FeedParser.looksLikeHTML(data) || FeedParser.firstSignificantByte(data) == UInt8(ascii: "{") {
+        if FeedParser.looksLikeHTML(data) {
             return try FeedParser.parse(data, display: display)
+        }
+        if FeedParser.firstSignificantByte(data) == UInt8(ascii: "{") {
+            return try JSONFeedParser.parsedWhole(data, display: display, localImage: nil)
         }
         let root = try XMLTree.parse(data, display: display)
         switch (root.name, root.namespace) {

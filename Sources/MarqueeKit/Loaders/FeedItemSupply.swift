@@ -22,12 +22,11 @@ struct FeedItemSupply: Sendable {
     init?(cut: XMLItemCut, memo: BuildMemo?, readsLocalImages: Bool) {
         guard let root = try? XMLTree.parse(prepared: cut.skeleton, display: "") else { return nil }
         let keys = Array(cut.pieces.indices).concurrentMap { number in
-            var key = StableHasher("feed-item-1")
-            key.combine(Int(truncatingIfNeeded: cut.frameDigest))
-            cut.declarations.withUnsafeBytes { key.combine($0) }
-            key.combine(readsLocalImages ? 1 : 0)
-            cut.document.withUnsafeBytes { key.combine(UnsafeRawBufferPointer(rebasing: $0[cut.pieces[number]])) }
-            return key.value
+            cut.document.withUnsafeBytes { bytes in
+                FeedItemSource<XMLTreeElement>.key(
+                    format: "feed-item-1", frame: cut.frameDigest, context: cut.declarations, readsLocalImages: readsLocalImages,
+                    piece: UnsafeRawBufferPointer(rebasing: bytes[cut.pieces[number]]))
+            }
         }
         let remembered: [Item?] = memo.map { memo in keys.concurrentMap { memo.value(for: $0).flatMap(FeedItemRecord.item) } }
             ?? Array(repeating: nil, count: keys.count)
@@ -51,8 +50,8 @@ struct FeedItemSupply: Sendable {
     /// What to make the item of `element` (an element of ``root``) from: for a stand-in, the item
     /// remembered or the full element, and the memo key to remember it under; any other element
     /// as it is.
-    func source(of element: XMLTreeElement) -> (remembered: Item?, element: XMLTreeElement, key: UInt64?) {
-        guard let number = XMLItemCut.number(ofStandIn: element), keys.indices.contains(number) else { return (nil, element, nil) }
-        return (remembered[number], elements[number] ?? element, keys[number])
+    func source(of element: XMLTreeElement) -> FeedItemSource<XMLTreeElement> {
+        guard let number = XMLItemCut.number(ofStandIn: element), keys.indices.contains(number) else { return FeedItemSource(element: element) }
+        return FeedItemSource(remembered: remembered[number], element: elements[number] ?? element, key: keys[number])
     }
 }

@@ -115,8 +115,8 @@ public typealias IntroMaker = @Sendable (Markup) -> String
 public enum FeedParser {
     /// Parses a feed of any supported format; `localImage` maps relative image paths of local feeds,
     /// and `intro` makes the items' intros (a build passes one that remembers them in its memo).
-    /// With a `memo`, an XML feed's items whose bytes (and the feed around them) the last build
-    /// read are taken from it instead of being parsed and made again.
+    /// With a `memo`, the items whose bytes (and the feed around them) the last build read are
+    /// taken from it instead of being parsed and made again.
     public static func parse(
         _ data: Data, display: String, intro: @escaping IntroMaker = FeedIntro.text(of:), localImage: LocalImageResolver? = nil,
         memo: BuildMemo? = nil
@@ -125,7 +125,7 @@ public enum FeedParser {
             throw BuildError(file: display, place: .lineColumn(line: 1, column: 1), "this is an HTML page, not a feed; check the feed's address.")
         }
         if firstSignificantByte(data) == UInt8(ascii: "{") {
-            return try JSONFeedParser.parse(data, display: display, localImage: localImage, intro: intro)
+            return try JSONFeedParser.parse(data, display: display, localImage: localImage, intro: intro, memo: memo)
         }
         // Cut at its items, the document is parsed on every core (and unchanged items not at all);
         // a document that cannot be is parsed whole.

@@ -36,19 +36,27 @@ enum FeedItems {
     }
 
     /// The items of `elements` (elements of the document's tree), as ``made(count:localImage:_:)``
-    /// makes them; with a `supply`, an item the last build made of the same bytes is taken from
-    /// the memo, the others are made from their full elements and remembered (unless they read
-    /// local images, which copies files: only pure results are remembered).
+    /// makes them; with a `supply`, those of its stand-ins come from ``made(_:memo:localImage:_:)``.
     static func made(
         _ elements: [XMLTreeElement], supply: FeedItemSupply?, localImage: LocalImageResolver?,
         _ make: @Sendable (_ element: XMLTreeElement, _ localImage: LocalImageResolver?) -> Item
     ) -> [Item] {
         guard let supply else { return made(count: elements.count, localImage: localImage) { make(elements[$0], $1) } }
-        let sources = elements.map(supply.source(of:))
+        return made(elements.map(supply.source(of:)), memo: supply.memo, localImage: localImage, make)
+    }
+
+    /// The items of `sources`, as ``made(count:localImage:_:)`` makes them, but that an item the
+    /// last build made of the same bytes is taken as it was, and the others, once made, are
+    /// remembered in `memo` under their key (unless they read local images, which copies files:
+    /// only pure results are remembered).
+    static func made<Element: Sendable>(
+        _ sources: [FeedItemSource<Element>], memo: BuildMemo?, localImage: LocalImageResolver?,
+        _ make: @Sendable (_ element: Element, _ localImage: LocalImageResolver?) -> Item
+    ) -> [Item] {
         let drafts = sources.concurrentMap { source in
             if let item = source.remembered { return (item: item, askedForLocalImage: false) }
             let draft = drafted(localImage: localImage) { make(source.element, $0) }
-            if !draft.askedForLocalImage, let key = source.key, let memo = supply.memo, let record = FeedItemRecord.text(of: draft.item) {
+            if !draft.askedForLocalImage, let key = source.key, let memo, let record = FeedItemRecord.text(of: draft.item) {
                 memo.store(record, for: key)
             }
             return draft
@@ -70,6 +78,27 @@ enum FeedItems {
     /// Raised when an item's making asks for a local image; read and written by one core.
     private final class Asked: @unchecked Sendable {
         var raised = false
+    }
+}
+
+/// What a feed item is made from: the item the last build made of the same bytes, if any, or the
+/// element (an XML element, a JSON value) to make it from, and the memo key to remember it under
+/// (nil: not remembered).
+struct FeedItemSource<Element: Sendable>: Sendable {
+    var remembered: Item?
+    var element: Element
+    var key: UInt64?
+
+    /// The memo key of an item of `format` whose bytes are `piece`: with the ``FeedFrame`` digest
+    /// of the bytes around the items, what else the item is read under (`context`: an XML
+    /// feed's namespace declarations), and whether local images are read.
+    static func key(format: String, frame: UInt64, context: [UInt8] = [], readsLocalImages: Bool, piece: UnsafeRawBufferPointer) -> UInt64 {
+        var key = StableHasher(format)
+        key.combine(Int(truncatingIfNeeded: frame))
+        context.withUnsafeBytes { key.combine($0) }
+        key.combine(readsLocalImages ? 1 : 0)
+        key.combine(piece)
+        return key.value
     }
 }
 

@@ -16,9 +16,7 @@ struct XMLItemCut: Sendable {
     let skeleton: Data
     /// The bytes of each item element (start tag to end tag) in ``document``, in order.
     let pieces: [Range<Int>]
-    /// A digest of the bytes outside the items (but white space beside them): all that an item's
-    /// making depends on besides the item (the feed's title, link, author and base, the
-    /// namespaces in scope).
+    /// The ``FeedFrame`` of the bytes outside the items.
     let frameDigest: UInt64
     /// The namespace declarations (` xmlns="…"`, ` xmlns:media="…"`) in scope around the items,
     /// for a wrapper under which items parsed apart resolve their names as in the document.
@@ -64,16 +62,7 @@ struct XMLItemCut: Sendable {
 
     private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (skeleton: [UInt8], pieces: [Range<Int>], declarations: [UInt8], frame: UInt64)? {
         var skeleton: [UInt8] = [], pieces: [Range<Int>] = []
-        var frame = StableHasher("feed-frame-1")
-        // The bytes between items, each run with its length, without the white space at its ends
-        // (text beside items, which no parser reads): adding or removing an item leaves the other
-        // items' keys as they were.
-        func addToFrame(_ run: UnsafeBufferPointer<UInt8>) {
-            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
-            guard let first = run.firstIndex(where: { !isSpace($0) }), let last = run.lastIndex(where: { !isSpace($0) }) else { return }
-            frame.combine(last - first + 1)
-            frame.combine(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(run)[first...last]))
-        }
+        var frame = FeedFrame()
         var declarations: [UInt8]?
         // Bytes before `copied` are in the skeleton (and the frame's digest) or in a piece.
         var copied = 0
@@ -99,7 +88,7 @@ struct XMLItemCut: Sendable {
                 // The item ends: the skeleton keeps its start and end tags around its stand-in text.
                 let outside = UnsafeBufferPointer(rebasing: bytes[copied..<current.start])
                 skeleton += outside
-                addToFrame(outside)
+                frame.add(outside)
                 skeleton += UnsafeBufferPointer(rebasing: bytes[start])
                 skeleton += Array("\(marker)\(pieces.count)".utf8)
                 skeleton += UnsafeBufferPointer(rebasing: bytes[tag...end])
@@ -122,8 +111,8 @@ struct XMLItemCut: Sendable {
         guard open.isEmpty, item == nil else { return nil }
         let rest = UnsafeBufferPointer(rebasing: bytes[copied...])
         skeleton += rest
-        addToFrame(rest)
-        return (skeleton, pieces, declarations ?? [], frame.value)
+        frame.add(rest)
+        return (skeleton, pieces, declarations ?? [], frame.digest)
     }
 
     /// The `>` ending the tag whose name starts at `start`, quoted attribute values skipped.
