@@ -137,31 +137,22 @@ struct FeedItemCutTests {
         }
         // Unchanged items come from the memo; a changed one alone is made again, a removed one
         // makes none again.
-        let memoFile = try TestSupport.temporaryFolder().appending(path: "json.memo")
-        let introsMade = Locked(0)
-        let intro: IntroMaker = { markup in
-            introsMade.withLock { $0 += 1 }
-            return FeedIntro.text(of: markup)
-        }
-        func parse(_ document: String) throws -> ParsedFeed {
-            let memo = BuildMemo(file: memoFile)
-            defer { memo.save() }
-            return try FeedParser.parse(Data(document.utf8), display: "feed.json", intro: intro, memo: memo)
-        }
+        let parser = RememberingParser(memo: try TestSupport.temporaryFolder().appending(path: "json.memo"))
+        func parse(_ document: String) throws -> ParsedFeed { try parser.parse(Data(document.utf8), display: "feed.json") }
         let items = (0..<50).map { #"{"id": "\#($0)", "summary": "About \#($0)", "content_html": "<p>\#($0)</p>"}"# }
         let first = try parse(head + #""items": [\#(items.joined(separator: ","))]}"#)
-        #expect(first.items.count == 50 && introsMade.withLock { $0 } == 50)
+        #expect(first.items.count == 50 && parser.introsMade == 50)
         var edited = items
         edited[20] = #"{"id": "20", "summary": "Changed", "content_html": "<p>20</p>"}"#
         edited.remove(at: 30)
         let document = head + #""items": [\#(edited.joined(separator: ",\n"))]}"#
         let second = try parse(document)
-        #expect(introsMade.withLock { $0 } == 51)
+        #expect(parser.introsMade == 51)
         #expect(Self.fields(second) == Self.fields(try FeedCutCheck.parsedWhole(Data(document.utf8), display: "feed.json")))
         #expect(second.items.contains { $0.intro == "Changed" })
         // The feed's title changed: every item is made again (their source is that title).
         let retitled = try parse(document.replacingOccurrences(of: #""title": "J""#, with: #""title": "K""#))
-        #expect(introsMade.withLock { $0 } == 100)
+        #expect(parser.introsMade == 100)
         #expect(retitled.items.allSatisfy { $0.source == "K" })
     }
 
@@ -171,41 +162,33 @@ struct FeedItemCutTests {
         let memoFile = try TestSupport.temporaryFolder().appending(path: "feeds.memo")
         let fixture = try Data(contentsOf: TestSupport.fixtures.appending(path: "feeds/deviantart-popular.xml"))
         let count = try Self.parsedWhole(fixture, display: "feed").items.count
-        let introsMade = Locked(0)
-        let intro: IntroMaker = { markup in
-            introsMade.withLock { $0 += 1 }
-            return FeedIntro.text(of: markup)
-        }
-        func parse(_ data: Data) throws -> ParsedFeed {
-            let memo = BuildMemo(file: memoFile)
-            defer { memo.save() }
-            return try FeedParser.parse(data, display: "feed", intro: intro, memo: memo)
-        }
+        let parser = RememberingParser(memo: memoFile)
+        func parse(_ data: Data) throws -> ParsedFeed { try parser.parse(data, display: "feed") }
         _ = try parse(fixture)
-        #expect(introsMade.withLock { $0 } == count)
+        #expect(parser.introsMade == count)
         let second = try parse(fixture)
-        #expect(introsMade.withLock { $0 } == count)
+        #expect(parser.introsMade == count)
         #expect(Self.fields(second) == Self.fields(try Self.parsedWhole(fixture, display: "feed")))
         // One item's title changed: that item alone is made again.
         let text = String(decoding: fixture, as: UTF8.self)
         let title = try #require(text.range(of: "<title>", range: text.index(text.startIndex, offsetBy: text.count / 2)..<text.endIndex))
         let edited = Data(text.replacingCharacters(in: title, with: "<title>Edited ").utf8)
         let third = try parse(edited)
-        #expect(introsMade.withLock { $0 } == count + 1)
+        #expect(parser.introsMade == count + 1)
         #expect(Self.fields(third) == Self.fields(try Self.parsedWhole(edited, display: "feed")))
         #expect(third.items.contains { $0.title.hasPrefix("Edited") })
         // An item removed (and the white space after it): no other item is made again.
         let first = try #require(text.range(of: "<item>")), firstEnd = try #require(text.range(of: "</item>", range: first.upperBound..<text.endIndex))
         let removed = Data(text.replacingCharacters(in: first.lowerBound..<firstEnd.upperBound, with: "").utf8)
         let afterRemoval = try parse(removed)
-        #expect(introsMade.withLock { $0 } == count + 1)
+        #expect(parser.introsMade == count + 1)
         #expect(afterRemoval.items.count == count - 1)
         #expect(Self.fields(afterRemoval) == Self.fields(try Self.parsedWhole(removed, display: "feed")))
         // The feed's own title changed: every item is made again (their source is that title).
         let retitled = Data(String(decoding: edited, as: UTF8.self).replacingOccurrences(of: "<title>DeviantArt", with: "<title>Renamed").utf8)
         #expect(retitled != edited)
         let fourth = try parse(retitled)
-        #expect(introsMade.withLock { $0 } == 2 * count + 1)
+        #expect(parser.introsMade == 2 * count + 1)
         #expect(Self.fields(fourth) == Self.fields(try Self.parsedWhole(retitled, display: "feed")))
     }
 
@@ -260,5 +243,26 @@ struct FeedItemCutTests {
                 #expect(FeedItemRecord.item(String(decoding: Array(record.utf8).prefix(cut), as: UTF8.self)) == nil)
             }
         }
+    }
+}
+
+/// Parses feeds with a memo kept in a file between parses, as builds do, and counts the intros
+/// made: an item taken from the memo makes none.
+final class RememberingParser: Sendable {
+    let memo: URL
+    private let made = Locked(0)
+
+    init(memo: URL) { self.memo = memo }
+
+    var introsMade: Int { made.withLock { $0 } }
+
+    func parse(_ data: Data, display: String) throws -> ParsedFeed {
+        let memo = BuildMemo(file: memo)
+        defer { memo.save() }
+        let made = made
+        return try FeedParser.parse(data, display: display, intro: { markup in
+            made.withLock { $0 += 1 }
+            return FeedIntro.text(of: markup)
+        }, memo: memo)
     }
 }
