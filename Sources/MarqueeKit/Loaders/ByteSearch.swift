@@ -1,5 +1,10 @@
 import Foundation
 
+extension UInt8 {
+    /// Space, tab, line feed or carriage return: white space in XML and JSON alike.
+    var isBlank: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
+}
+
 extension UnsafeBufferPointer<UInt8> {
     /// Where `pattern` next occurs at or after `start`: its first byte found with `memchr`, the
     /// rest compared there. Nil when it does not occur.

@@ -22,13 +22,7 @@ public enum FeedCutCheck {
         if FeedParser.firstSignificantByte(data) == UInt8(ascii: "{") {
             return try JSONFeedParser.parsedWhole(data, display: display, localImage: nil)
         }
-        let root = try XMLTree.parse(data, display: display)
-        switch (root.name, root.namespace) {
-        case ("rss", FeedNamespace.none): return try RSSParser.parse(root, display: display, localImage: nil)
-        case ("RDF", FeedNamespace.rdf): return try RSSParser.parseRDF(root, display: display, localImage: nil)
-        case ("feed", FeedNamespace.atom): return try AtomParser.parse(root, display: display, localImage: nil)
-        default: return try FeedParser.parse(data, display: display)
-        }
+        return try FeedParser.feed(from: XMLTree.parse(data, display: display), display: display, intro: FeedIntro.text(of:), localImage: nil, supply: nil)
     }
 
     /// A feed's title, link and every field of its items, or the error.

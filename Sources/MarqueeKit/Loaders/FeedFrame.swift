@@ -11,8 +11,7 @@ struct FeedFrame {
     /// (text beside items, which no parser reads): adding or removing an item leaves the frame
     /// of the others as it was.
     mutating func add(_ run: UnsafeBufferPointer<UInt8>) {
-        func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
-        guard let first = run.firstIndex(where: { !isBlank($0) }), let last = run.lastIndex(where: { !isBlank($0) }) else { return }
+        guard let first = run.firstIndex(where: { !$0.isBlank }), let last = run.lastIndex(where: { !$0.isBlank }) else { return }
         hasher.combine(last - first + 1)
         hasher.combine(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(run)[first...last]))
     }

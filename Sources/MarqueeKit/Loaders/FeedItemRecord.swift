@@ -51,6 +51,11 @@ enum FeedItemRecord {
         return text
     }
 
+    /// The item the last build remembered in `memo` under `key`, if any.
+    static func remembered(in memo: BuildMemo?, key: UInt64) -> Item? {
+        memo?.value(for: key).flatMap(item)
+    }
+
     /// The item of a record made by ``text(of:)``; nil for any other text.
     static func item(_ record: String) -> Item? {
         var reader = Reader(utf8: Array(record.utf8))

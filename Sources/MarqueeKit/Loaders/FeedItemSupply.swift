@@ -28,8 +28,7 @@ struct FeedItemSupply: Sendable {
                     piece: UnsafeRawBufferPointer(rebasing: bytes[cut.pieces[number]]))
             }
         }
-        let remembered: [Item?] = memo.map { memo in keys.concurrentMap { memo.value(for: $0).flatMap(FeedItemRecord.item) } }
-            ?? Array(repeating: nil, count: keys.count)
+        let remembered = keys.concurrentMap { FeedItemRecord.remembered(in: memo, key: $0) }
         // The others parsed in batches of consecutive items, a few per core.
         let missing = remembered.indices.filter { remembered[$0] == nil }
         let batchCount = min(missing.count, processorCount * 4)

@@ -137,14 +137,23 @@ public enum FeedParser {
         } else {
             root = try XMLTree.parse(prepared: prepared, display: display)
         }
-        var feed: ParsedFeed
+        var feed = try feed(from: root, display: display, intro: intro, localImage: localImage, supply: supply)
+        feed.document = supply.map { $0 as any Sendable } ?? root
+        return feed
+    }
+
+    /// The feed of an XML document's tree, in the format its root names; its items' stand-ins
+    /// (when the document was cut) come from `supply`.
+    static func feed(
+        from root: XMLTreeElement, display: String, intro: @escaping IntroMaker, localImage: LocalImageResolver?, supply: FeedItemSupply?
+    ) throws(BuildError) -> ParsedFeed {
         switch (root.name, root.namespace) {
         case ("rss", FeedNamespace.none):
-            feed = try RSSParser.parse(root, display: display, localImage: localImage, intro: intro, supply: supply)
+            return try RSSParser.parse(root, display: display, localImage: localImage, intro: intro, supply: supply)
         case ("RDF", FeedNamespace.rdf):
-            feed = try RSSParser.parseRDF(root, display: display, localImage: localImage, intro: intro, supply: supply)
+            return try RSSParser.parseRDF(root, display: display, localImage: localImage, intro: intro, supply: supply)
         case ("feed", FeedNamespace.atom):
-            feed = try AtomParser.parse(root, display: display, localImage: localImage, intro: intro, supply: supply)
+            return try AtomParser.parse(root, display: display, localImage: localImage, intro: intro, supply: supply)
         case ("html", _), ("HTML", _):
             throw BuildError(file: display, place: .lineColumn(line: root.line, column: 1), "this is an HTML page, not a feed; check the feed's address.")
         default:
@@ -152,8 +161,6 @@ public enum FeedParser {
                 file: display, place: .lineColumn(line: root.line, column: 1),
                 "the root element <\(root.name)> is not a feed format Marquee reads (RSS 2.0 <rss>, RSS 1.0 <rdf:RDF>, Atom <feed>, or JSON Feed).")
         }
-        feed.document = supply.map { $0 as any Sendable } ?? root
-        return feed
     }
 
     /// The first byte that is not whitespace or a byte-order mark.

@@ -99,7 +99,7 @@ enum HTMLEntities {
         }
     }
 
-    private static let sections = [(open: Array("<![CDATA[".utf8), close: Array("]]>".utf8)), (open: Array("<!--".utf8), close: Array("-->".utf8))]
+    private static let sections = [XMLTree.cdata, XMLTree.comment]
 
     /// The next CDATA section or comment at or after `start` (`start` is the end when none is).
     private static func nextSection(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (start: Int, close: [UInt8]) {

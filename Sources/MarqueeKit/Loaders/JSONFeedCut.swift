@@ -35,7 +35,7 @@ struct JSONFeedCut: Sendable {
                 let key = FeedItemSource<JSONValue>.key(
                     format: "json-feed-item-1", frame: frame, readsLocalImages: readsLocalImages,
                     piece: UnsafeRawBufferPointer(rebasing: raw[pieces[number]]))
-                if let item = memo?.value(for: key).flatMap(FeedItemRecord.item) {
+                if let item = FeedItemRecord.remembered(in: memo, key: key) {
                     return FeedItemSource(remembered: item, element: .null, key: key)
                 }
                 // The document's object holds the array that holds the item.
@@ -51,11 +51,10 @@ struct JSONFeedCut: Sendable {
 
     private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (skeleton: [UInt8], pieces: [Range<Int>], frame: UInt64)? {
         // The document's object: after a byte-order mark and blanks, up to the blanks at the end.
-        func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
         var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while start < bytes.count, isBlank(bytes[start]) { start += 1 }
+        while start < bytes.count, bytes[start].isBlank { start += 1 }
         var end = bytes.count
-        while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+        while end > start, bytes[end - 1].isBlank { end -= 1 }
         guard let members = JSONLayout.members(ofObjectIn: start..<end, of: bytes) else { return nil }
         let items = members.filter { JSONParser.string(at: $0.key, in: bytes) == "items" }
         guard items.count == 1, let array = items.first?.value, let pieces = JSONLayout.elements(ofArrayIn: array, of: bytes),

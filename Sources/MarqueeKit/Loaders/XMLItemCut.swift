@@ -56,8 +56,6 @@ struct XMLItemCut: Sendable {
         return wrapper.children
     }
 
-    private static let comment = (open: Array("<!--".utf8), close: Array("-->".utf8))
-    private static let cdata = (open: Array("<![CDATA[".utf8), close: Array("]]>".utf8))
     private static let itemNames = [Array("item".utf8), Array("entry".utf8)]
 
     private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (skeleton: [UInt8], pieces: [Range<Int>], declarations: [UInt8], frame: UInt64)? {
@@ -74,7 +72,7 @@ struct XMLItemCut: Sendable {
             guard tag + 1 < bytes.count else { return nil }
             if bytes[tag + 1] == UInt8(ascii: "!") {
                 // A comment or a CDATA section is skipped whole; anything else (a doctype) is not cut.
-                guard let section = [comment, cdata].first(where: { bytes.hasPrefix($0.open, at: tag) }),
+                guard let section = [XMLTree.comment, XMLTree.cdata].first(where: { bytes.hasPrefix($0.open, at: tag) }),
                       let close = bytes.position(of: section.close, from: tag + section.open.count)
                 else { return nil }
                 index = close + section.close.count
@@ -131,8 +129,7 @@ struct XMLItemCut: Sendable {
     }
 
     private static func isNameEnd(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == UInt8(ascii: "/")
-            || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "=")
+        byte.isBlank || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "=")
     }
 
     /// The name starting at `start` (a tag's or an attribute's).
@@ -150,7 +147,7 @@ struct XMLItemCut: Sendable {
             // After the element's name: ` name = "value"` pairs up to `>` or `/>`.
             var index = tag.lowerBound + 1 + name(at: tag.lowerBound + 1, in: bytes).count
             while true {
-                while index < tag.upperBound, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 { index += 1 }
+                while index < tag.upperBound, bytes[index].isBlank { index += 1 }
                 guard index < tag.upperBound - 1, bytes[index] != UInt8(ascii: "/") else { break }
                 let attribute = Array(name(at: index, in: bytes))
                 guard !attribute.isEmpty else { return nil }

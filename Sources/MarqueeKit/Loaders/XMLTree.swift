@@ -193,7 +193,11 @@ public enum XMLTree {
     }
 
     private static let instructionMarkers = (open: Array("<?".utf8), close: Array("?>".utf8))
-    private static let copiedSections = [(open: Array("<!--".utf8), close: Array("-->".utf8)), (open: Array("<![CDATA[".utf8), close: Array("]]>".utf8))]
+    /// How comments and CDATA sections open and close: what the readers of a document's bytes
+    /// (entities, instructions, the item cut) leave as it is.
+    static let comment = (open: Array("<!--".utf8), close: Array("-->".utf8))
+    static let cdata = (open: Array("<![CDATA[".utf8), close: Array("]]>".utf8))
+    private static let copiedSections = [comment, cdata]
 
     private static func refuseEntityDeclarations(_ data: Data, display: String) throws(BuildError) {
         let marker = Array("<!ENTITY".utf8)
