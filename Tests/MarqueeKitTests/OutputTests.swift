@@ -102,7 +102,9 @@ struct OutputTests {
         let root = try site(movies: 60)
         let output = root.appending(path: "Site")
         _ = try await TestSupport.build(root)
-        let strays = ["items/movie-3/stray.txt", "new-folder/deep/file.txt", "extra.html"]
+        // An item's own folder (only its page's check looks at it), a new folder and a new file
+        // at the top, and an item's folder again, meeting an edit.
+        let strays = ["items/movie-3/stray.txt", "new-folder/deep/file.txt", "extra.html", "items/movie-5/stray.txt"]
         for (round, stray) in strays.enumerated() {
             let good = TestSupport.snapshot(output)
             let file = output.appending(path: stray)
@@ -115,6 +117,24 @@ struct OutputTests {
             if round % 2 == 0 { #expect(TestSupport.snapshot(output) == good) }
         }
         #expect(!FileManager.default.fileExists(atPath: output.appending(path: "new-folder").path))
+    }
+
+    /// A page changed in the output by hand is made again by the next build, whether that build
+    /// has an edit to make (then it keeps the other pages by their recorded stamps) or not.
+    @Test func pagesEditedByHandAreRestored() async throws {
+        let root = try site(movies: 60)
+        let output = root.appending(path: "Site")
+        _ = try await TestSupport.build(root)
+        for (round, page) in ["items/movie-4/index.html", "items/movie-9/index.html"].enumerated() {
+            let file = output.appending(path: page)
+            let good = try Data(contentsOf: file)
+            try Data("edited by hand".utf8).write(to: file)
+            if round == 1 { try writeMovies(root, count: 60, editing: 20) }
+            let report = try await TestSupport.build(root)
+            #expect(try Data(contentsOf: file) == good, "\(page) was not restored")
+            // Without an edit, nothing else is written.
+            if round == 0 { #expect(report.filesWritten == 1) }
+        }
     }
 
     @Test func aLargeChangeReplacesTheFolderWhole() async throws {

@@ -200,7 +200,7 @@ struct BuildState: Equatable {
     /// configuration, the plugins, the output folder and the theme.
     static func environment(of site: Site) -> String {
         let parts = [
-            version, executableStamp, site.config.outputSettings, site.plugins.map(\.name).joined(separator: ","), site.output.path,
+            version, executableStamp, site.outputSettings, site.plugins.map(\.name).joined(separator: ","), site.output.path,
             site.theme.fingerprint,
         ]
         return StableHash.hex(parts.joined(separator: "\u{1F}"))
@@ -252,33 +252,57 @@ struct BuildState: Equatable {
     }
 
     /// True when the output folder still holds exactly the files this state recorded, untouched
-    /// (same sizes and modification times, no folder changed). POSIX `stat` on every core:
-    /// Foundation's `attributesOfItem` costs ~100 µs a file here.
+    /// (same sizes and modification times, no folder changed).
     func matches(_ output: URL) -> Bool {
-        guard let folder = OpenFolder(output.path) else { return false }
-        let files = files
-        let unchanged = Array(files.places).concurrentMap { place -> Bool in
-            guard let record = files.value(at: place) else { return true }
-            return files.withPath(at: place) { folder.status(ofPath: $0) }.map(FileStamp.init) == record.stamp
+        check(output)?.isUntouched ?? false
+    }
+
+    /// The output compared with this state (see ``check(_:)``).
+    struct OutputCheck: Sendable {
+        /// Per place of ``BuildState/files``: true when the file has the recorded size and
+        /// modification time.
+        let untouchedFiles: [Bool]
+        /// True when every folder has its recorded time: none had an entry added or removed, so
+        /// the output holds exactly the files the state lists.
+        let foldersUnchanged: Bool
+
+        /// Every file and folder as recorded.
+        var isUntouched: Bool { foldersUnchanged && !untouchedFiles.contains(false) }
+    }
+
+    /// Compares every file and folder of `output` with this state: one POSIX `stat` each, on
+    /// every core (Foundation's `attributesOfItem` costs ~100 µs a file here). Each file's folder
+    /// is looked at right after the file, while its name is fresh in the kernel's caches (two
+    /// passes, one over the files and one over the folders, took a fifth longer: 10,000 item pages
+    /// are 10,000 folders). Nil when the output folder cannot be opened.
+    func check(_ output: URL) -> OutputCheck? {
+        guard let outputFolder = OpenFolder(output.path) else { return nil }
+        let files = files, folders = folders
+        let checked = Array(files.places).concurrentMap { place -> (file: Bool, folder: Int?, folderUnchanged: Bool) in
+            guard let record = files.value(at: place) else { return (true, nil, true) }
+            return files.withPath(at: place) { path in
+                let untouched = outputFolder.status(ofPath: path).map(FileStamp.init) == record.stamp
+                let parent = UnsafeBufferPointer(rebasing: path[..<(path.lastIndex(of: UInt8(ascii: "/")) ?? 0)])
+                guard let folder = folders.place(ofBytes: parent), let time = folders.value(at: folder) else { return (untouched, nil, true) }
+                return (untouched, folder, outputFolder.status(ofPath: parent)?.modifiedNanoseconds == time)
+            }
         }
-        return !unchanged.contains(false) && foldersUnchanged(in: output)
-    }
-
-    /// The paths of the files in `output` when no folder of it changed since this state was
-    /// recorded (so none was added or removed), without reading the folders; nil otherwise.
-    /// The state's ``folders`` are then the folders' current times.
-    func listing(of output: URL) -> PathTable<FileRecord>? {
-        foldersUnchanged(in: output) ? files : nil
-    }
-
-    private func foldersUnchanged(in output: URL) -> Bool {
-        guard folders.count > 0, let outputFolder = OpenFolder(output.path) else { return false }
-        // Each folder's time is compared where it is read (no table of the times read is made).
-        let folders = folders
-        return !Array(folders.places).concurrentMap { place in
-            guard let time = folders.value(at: place) else { return true }
-            return folders.withPath(at: place) { outputFolder.status(ofPath: $0) }?.modifiedNanoseconds == time
-        }.contains(false)
+        var foldersUnchanged = folders.count > 0
+        var seen = [Bool](repeating: false, count: folders.places.count)
+        for result in checked {
+            guard let folder = result.folder else { continue }
+            seen[folder] = true
+            foldersUnchanged = foldersUnchanged && result.folderUnchanged
+        }
+        // The folders that hold only folders (`items/`, `page/`).
+        if foldersUnchanged {
+            let rest = folders.places.filter { !seen[$0] }
+            foldersUnchanged = !rest.concurrentMap { place in
+                guard let time = folders.value(at: place) else { return true }
+                return folders.withPath(at: place) { outputFolder.status(ofPath: $0) }?.modifiedNanoseconds == time
+            }.contains(false)
+        }
+        return OutputCheck(untouchedFiles: checked.map(\.file), foldersUnchanged: foldersUnchanged)
     }
 
     /// Every folder holding one of `files`, with its ancestors; `""` is the output folder.

@@ -163,14 +163,23 @@ public struct PageWriter: Plugin {
     /// The positions of the items grouped by a key, groups in order of first appearance; items
     /// without a key are left out.
     static func group(_ items: [Item], by key: (Item) -> String?) -> [(key: String, positions: [Int])] {
-        var order: [String] = []
-        var groups: [String: [Int]] = [:]
+        var groups: [(key: String, positions: [Int])] = []
+        var numbers: [String: Int] = [:]
         for (position, item) in items.enumerated() {
             guard let value = key(item)?.trimmed(newlines: false), !value.isEmpty else { continue }
-            if groups[value] == nil { order.append(value) }
-            groups[value, default: []].append(position)
+            // The newest group's key is compared first: items of one source come one after
+            // another, and comparing the same string needs no hashing (a one-source gallery of
+            // 10,000 items spared that many dictionary lookups).
+            if let last = groups.indices.last, groups[last].key == value {
+                groups[last].positions.append(position)
+            } else if let number = numbers[value] {
+                groups[number].positions.append(position)
+            } else {
+                numbers[value] = groups.count
+                groups.append((value, [position]))
+            }
         }
-        return order.map { ($0, groups[$0]!) }
+        return groups
     }
 
     /// A unique folder (`sources/movies-of-2016/`) for each name.

@@ -50,6 +50,10 @@ final class StagedOutput: Sendable {
     /// The files of the output as the previous build recorded them: a rebuild keeps most of them
     /// by their place (``keepPrevious(_:ifDigest:)``), which takes no lock.
     let previous: PathTable<FileRecord>
+    /// Per place of `previous`: whether the output's file is as recorded, when the caller
+    /// compared the output with the previous build's state beforehand (``BuildState/check(_:)``);
+    /// nil when each file is looked at as it is kept.
+    private let untouchedFiles: [Bool]?
     /// Per place of `previous`: what this build did with that path last, one of `Mark`. Each
     /// path is added by one writer, which stores its byte with no lock (a shared table behind a
     /// lock, which both cores took ten thousand times a rebuild, kept them waiting on each other).
@@ -71,12 +75,15 @@ final class StagedOutput: Sendable {
     static let inPlaceLimit = (files: 32, share: 0.02)
 
     /// `previous` is what the last build recorded of the output's files (see
-    /// ``keepPrevious(_:ifDigest:)``).
+    /// ``keepPrevious(_:ifDigest:)``), and `untouchedFiles`, when known, which of them the output
+    /// still holds as recorded (by place in `previous`).
     /// Room for as many entries is made at once, instead of the table of files growing, and
     /// rehashing every path, while the writers wait for its lock.
-    init(output: URL, previous: PathTable<FileRecord> = [:]) throws(BuildError) {
+    init(output: URL, previous: PathTable<FileRecord> = [:], untouchedFiles: [Bool]? = nil) throws(BuildError) {
         entries.withLock { $0.reserveCapacity(previous.count) }
         self.previous = previous
+        // (Marks of another table than `previous` would be read at the wrong places: not used.)
+        self.untouchedFiles = untouchedFiles?.count == previous.places.count ? untouchedFiles : nil
         marks = .allocate(capacity: previous.places.count)
         for place in previous.places { (marks + place).initialize(to: Atomic(Mark.notAdded)) }
         self.output = output.standardizedFileURL
@@ -134,7 +141,7 @@ final class StagedOutput: Sendable {
     /// ``previous`` from another object retained its buffers on every call, from both cores.)
     func keepPrevious(_ path: String, ifDigest digest: UInt64) -> Bool {
         guard let place = previous.place(of: path), let record = previous.value(at: place), record.digest == digest,
-              existingOutput?.status(of: path).map(FileStamp.init) == record.stamp
+              untouchedFiles?[place] ?? (existingOutput?.status(of: path).map(FileStamp.init) == record.stamp)
         else { return false }
         marks[place].store(Mark.keptAsRecorded, ordering: .relaxed)
         return true
@@ -190,7 +197,7 @@ final class StagedOutput: Sendable {
 
     /// Makes the output hold exactly the files added, then removes the staging folder. `existing`
     /// is what the output holds when the caller knows it (the files of the previous build's state,
-    /// see ``BuildState/listing(of:)``); otherwise the output is read.
+    /// when ``BuildState/check(_:)`` found no folder changed); otherwise the output is read.
     func commit(existing known: PathTable<FileRecord>?) throws(BuildError) -> Result {
         let resolution = resolved()
         let files = resolution.records, written = resolution.written

@@ -12,7 +12,7 @@ import Yams
 ///   - type: feed
 ///     path: feeds/popular.xml
 /// ```
-public struct SiteConfig: Sendable {
+public struct SiteConfig: Sendable, Equatable {
     /// How many cells may be expanded at once.
     public enum ExpandMode: String, Sendable, CaseIterable {
         case multiple, single
@@ -76,7 +76,7 @@ public struct DeployConfig: Sendable, Equatable {
 }
 
 /// One entry of the config's `sources:` list.
-public struct SourceConfig: Sendable {
+public struct SourceConfig: Sendable, Equatable {
     /// The source plugin that reads it: `movies` or `feed`.
     public var type: String
     /// A path relative to `Content/`.
