@@ -990,7 +990,11 @@ struct StagedOutputTests {
             try Data("old \(name)".utf8).write(to: output.appending(path: name))
             previous[name] = FileRecord(stamp: FileStamp(OpenFolder(output.path)!.status(of: name)!), digest: 1)
         }
-        let staged = try StagedOutput(output: output, previous: previous)
+        // Which files are untouched, as a build's check of the output finds them.
+        func untouched(_ files: PathTable<FileRecord>) throws -> [Bool] {
+            try #require(BuildState(fingerprint: "", environment: "", items: 0, pages: 0, files: files).check(output)).untouchedFiles
+        }
+        let staged = try StagedOutput(output: output, previous: previous, untouchedFiles: untouched(previous))
         #expect(staged.keepPrevious("a.html", ifDigest: 1))
         try staged.put("b.html", Data("new b".utf8))
         #expect(staged.keepPrevious("b.html", ifDigest: 1))
@@ -1011,7 +1015,7 @@ struct StagedOutputTests {
         #expect(!FileManager.default.fileExists(atPath: staged.staging.path))
 
         // Only a.html kept: the others are removed from the output and from the record.
-        let next = try StagedOutput(output: output, previous: recorded)
+        let next = try StagedOutput(output: output, previous: recorded, untouchedFiles: untouched(recorded))
         #expect(next.keepPrevious("a.html", ifDigest: 1))
         let removal = try next.commit(existing: recorded)
         #expect(removal.written == 0 && removal.unchanged == 1)

@@ -278,13 +278,16 @@ struct BuildState: Equatable {
     func check(_ output: URL) -> OutputCheck? {
         guard let outputFolder = OpenFolder(output.path) else { return nil }
         let files = files, folders = folders
+        @Sendable func folderUnchanged(_ path: UnsafeBufferPointer<UInt8>, since time: Int64) -> Bool {
+            outputFolder.status(ofPath: path)?.modifiedNanoseconds == time
+        }
         let checked = Array(files.places).concurrentMap { place -> (file: Bool, folder: Int?, folderUnchanged: Bool) in
             guard let record = files.value(at: place) else { return (true, nil, true) }
             return files.withPath(at: place) { path in
                 let untouched = outputFolder.status(ofPath: path).map(FileStamp.init) == record.stamp
                 let parent = UnsafeBufferPointer(rebasing: path[..<(path.lastIndex(of: UInt8(ascii: "/")) ?? 0)])
                 guard let folder = folders.place(ofBytes: parent), let time = folders.value(at: folder) else { return (untouched, nil, true) }
-                return (untouched, folder, outputFolder.status(ofPath: parent)?.modifiedNanoseconds == time)
+                return (untouched, folder, folderUnchanged(parent, since: time))
             }
         }
         var foldersUnchanged = folders.count > 0
@@ -299,7 +302,7 @@ struct BuildState: Equatable {
             let rest = folders.places.filter { !seen[$0] }
             foldersUnchanged = !rest.concurrentMap { place in
                 guard let time = folders.value(at: place) else { return true }
-                return folders.withPath(at: place) { outputFolder.status(ofPath: $0) }?.modifiedNanoseconds == time
+                return folders.withPath(at: place) { folderUnchanged($0, since: time) }
             }.contains(false)
         }
         return OutputCheck(untouchedFiles: checked.map(\.file), foldersUnchanged: foldersUnchanged)

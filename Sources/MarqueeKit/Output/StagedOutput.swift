@@ -36,9 +36,6 @@ final class StagedOutput: Sendable {
     /// False when the output folder did not exist as the build began: there is nothing to
     /// compare new files with (a first build, or one into an emptied folder).
     private let outputExisted: Bool
-    /// The output folder as it was when the build began, held open to look up the files a
-    /// build keeps (before the commit, which may replace it); nil when it did not exist.
-    let existingOutput: OpenFolder?
     /// What is known of each file added with a record of its own: written to the staging folder,
     /// or found in the output with the same bytes, and what the build state records of it.
     private struct Entry {
@@ -50,10 +47,9 @@ final class StagedOutput: Sendable {
     /// The files of the output as the previous build recorded them: a rebuild keeps most of them
     /// by their place (``keepPrevious(_:ifDigest:)``), which takes no lock.
     let previous: PathTable<FileRecord>
-    /// Per place of `previous`: whether the output's file is as recorded, when the caller
-    /// compared the output with the previous build's state beforehand (``BuildState/check(_:)``);
-    /// nil when each file is looked at as it is kept.
-    private let untouchedFiles: [Bool]?
+    /// Per place of `previous`: whether the output's file is as recorded, as the caller found
+    /// when it compared the output with the previous build's state (``BuildState/check(_:)``).
+    private let untouchedFiles: [Bool]
     /// Per place of `previous`: what this build did with that path last, one of `Mark`. Each
     /// path is added by one writer, which stores its byte with no lock (a shared table behind a
     /// lock, which both cores took ten thousand times a rebuild, kept them waiting on each other).
@@ -75,15 +71,16 @@ final class StagedOutput: Sendable {
     static let inPlaceLimit = (files: 32, share: 0.02)
 
     /// `previous` is what the last build recorded of the output's files (see
-    /// ``keepPrevious(_:ifDigest:)``), and `untouchedFiles`, when known, which of them the output
-    /// still holds as recorded (by place in `previous`).
+    /// ``keepPrevious(_:ifDigest:)``), and `untouchedFiles` which of them the output still holds
+    /// as recorded (by place in `previous`; nil when the output was not compared: none is kept).
     /// Room for as many entries is made at once, instead of the table of files growing, and
     /// rehashing every path, while the writers wait for its lock.
     init(output: URL, previous: PathTable<FileRecord> = [:], untouchedFiles: [Bool]? = nil) throws(BuildError) {
         entries.withLock { $0.reserveCapacity(previous.count) }
         self.previous = previous
         // (Marks of another table than `previous` would be read at the wrong places: not used.)
-        self.untouchedFiles = untouchedFiles?.count == previous.places.count ? untouchedFiles : nil
+        self.untouchedFiles = untouchedFiles.flatMap { $0.count == previous.places.count ? $0 : nil }
+            ?? Array(repeating: false, count: previous.places.count)
         marks = .allocate(capacity: previous.places.count)
         for place in previous.places { (marks + place).initialize(to: Atomic(Mark.notAdded)) }
         self.output = output.standardizedFileURL
@@ -92,7 +89,6 @@ final class StagedOutput: Sendable {
         outputPrefix = self.output.path + "/"
         stagingPrefix = staging.path + "/"
         outputExisted = access(self.output.path, F_OK) == 0
-        existingOutput = outputExisted ? OpenFolder(self.output.path) : nil
         try FileIO.makeFolders(staging.path)
     }
 
@@ -136,12 +132,12 @@ final class StagedOutput: Sendable {
 
     /// Keeps the output's file at `path` as it is, with the record the previous build made of it,
     /// when that record's digest is `digest` (its maker knows it would come out the same) and the
-    /// file is untouched (the size and modification time recorded); false otherwise. Safe to call
+    /// file is untouched (see `untouchedFiles`); false otherwise. Safe to call
     /// from several threads, for different paths. (Here rather than in ``OutputSet``: reading
     /// ``previous`` from another object retained its buffers on every call, from both cores.)
     func keepPrevious(_ path: String, ifDigest digest: UInt64) -> Bool {
         guard let place = previous.place(of: path), let record = previous.value(at: place), record.digest == digest,
-              untouchedFiles?[place] ?? (existingOutput?.status(of: path).map(FileStamp.init) == record.stamp)
+              untouchedFiles[place]
         else { return false }
         marks[place].store(Mark.keptAsRecorded, ordering: .relaxed)
         return true
