@@ -58,6 +58,8 @@ let package = Package(
             // The Swift toolchain exports every public symbol of an executable (35,000 here,
             // NIO and BoringSSL included), and the runtime's start-up `dladdr` reads them all:
             // ~0.8 ms of every `marquee` run. Nothing looks the program's symbols up by name.
+            // (Still a position-independent executable: linked at a fixed address, it would
+            // start ~1 ms sooner but lose address randomisation; see BENCHMARKS.md, session 30.)
             linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release))]),
         // Fuzz targets: scripts/fuzz builds them with libFuzzer; a normal build replays saved
         // inputs (Tests/FuzzRegressions) instead.

@@ -16,6 +16,15 @@ struct Marquee: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [Init.self, Build.self, Serve.self, Deploy.self],
         defaultSubcommand: nil)
+
+    static func main() async {
+        // Reading the arguments takes one core a few milliseconds; for the commands that build,
+        // the default theme is made ready on the other meanwhile.
+        if let command = CommandLine.arguments.dropFirst().first, command == "build" || command == "serve" {
+            Theme.prepareDefault()
+        }
+        await main(nil)
+    }
 }
 
 /// Tunes glibc's allocator for a build, which allocates and frees tens of megabytes of

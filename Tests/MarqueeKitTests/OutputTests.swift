@@ -119,6 +119,31 @@ struct OutputTests {
         #expect(!FileManager.default.fileExists(atPath: output.appending(path: "new-folder").path))
     }
 
+    /// Folders made by hand in the output (empty, or holding only folders) are removed too, with
+    /// and without an edit to make; a folder of the build's is kept when only its stray contents go.
+    @Test func foldersAddedByHandAreRemovedByTheNextBuild() async throws {
+        let root = try site(movies: 60)
+        let output = root.appending(path: "Site")
+        _ = try await TestSupport.build(root)
+        // Each folder made, and the first folder of its path that the build does not make.
+        let strays = [
+            ("items/made-by-hand", "items/made-by-hand"), ("nested/empty/folders", "nested"),
+            ("items/movie-7/inner", "items/movie-7/inner"), ("items/by-hand/deeper", "items/by-hand"),
+        ]
+        for (round, (stray, madeByHand)) in strays.enumerated() {
+            let good = TestSupport.snapshot(output)
+            try FileManager.default.createDirectory(at: output.appending(path: stray), withIntermediateDirectories: true)
+            if round % 2 == 1 { try writeMovies(root, count: 60, editing: round) }
+            _ = try await TestSupport.build(root)
+            #expect(!FileManager.default.fileExists(atPath: output.appending(path: madeByHand).path), "\(stray) was left in the site")
+            if round % 2 == 0 { #expect(TestSupport.snapshot(output) == good) }
+        }
+        #expect(FileManager.default.fileExists(atPath: output.appending(path: "items/movie-7/index.html").path))
+        // Nothing is left for a later build to find.
+        let report = try await TestSupport.build(root)
+        #expect(report.filesWritten == 0)
+    }
+
     /// A page changed in the output by hand is made again by the next build, whether that build
     /// has an edit to make (then it keeps the other pages by their recorded stamps) or not.
     @Test func pagesEditedByHandAreRestored() async throws {

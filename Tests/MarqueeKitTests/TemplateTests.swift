@@ -142,6 +142,28 @@ struct PageTemplateTests {
 }
 
 extension PageTemplateTests {
+    /// A site holding copies of the default templates (as `marquee init` writes them) has the
+    /// default theme, whose templates are parsed once per process; a copy changed by a byte is
+    /// the site's own, and shows.
+    @Test func copiesOfTheDefaultTemplatesAreTheDefaultThemeUntilEdited() async throws {
+        let plain = try TestSupport.makeFixtureSite(), copied = try TestSupport.makeFixtureSite()
+        let folder = copied.appending(path: "Templates")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (path, data) in Theme.defaultFiles() where path.hasSuffix(".mustache") {
+            try data.write(to: folder.appending(path: path))
+        }
+        let reference = try Site.fromConfig(root: plain).theme
+        let copy = try Site.fromConfig(root: copied).theme
+        #expect(copy.fingerprint == reference.fingerprint)
+        #expect(copy.pages.isCompiled)
+        let item = folder.appending(path: "item.mustache")
+        try (Data(contentsOf: item) + Data("<!-- an edited copy -->\n".utf8)).write(to: item)
+        let edited = try Site.fromConfig(root: copied)
+        #expect(edited.theme.fingerprint != reference.fingerprint)
+        _ = try await SiteBuilder(site: edited).build()
+        #expect(try TestSupport.read(copied, "items/arrival/index.html").contains("<!-- an edited copy -->"))
+    }
+
     /// A site's template that does not parse stops the build with the template's file, line and
     /// column.
     @Test func aBrokenTemplateNamesItsFileAndPlace() throws {

@@ -37,7 +37,7 @@ public struct LayoutPlugin: Plugin {
             key.combine(item.titleLine)
             key.combine(Int(truncatingIfNeeded: item.bodyHTMLDigest))
             key.combine(hasImage ? 1 : 0)
-            if let known = memo.rememberedText(for: key.value)?.withUTF8(LayoutEngine.LineCounts.init(memoText:)),
+            if let known = memo.withRememberedBytes(for: key.value, LayoutEngine.LineCounts.init(memoText:)),
                known.title.count == engine.metrics.breakpoints.count {
                 item.cell = engine.plan(known, hasImage: hasImage)
                 return

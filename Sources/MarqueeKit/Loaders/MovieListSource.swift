@@ -115,7 +115,7 @@ public struct MovieListSource: Plugin {
                 for index in indices {
                     var key = keySeed
                     key.combine(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(list)[ranges[index]]))
-                    let record = memo.rememberedText(for: key.value).flatMap(MovieRecord.init(remembered:))
+                    let record = memo.withRememberedBytes(for: key.value, MovieRecord.init(remembered:))
                     // Movies past the limit are only checked for syntax (as when the list is
                     // parsed whole): a recorded one was valid.
                     if index >= kept && record != nil { continue }

@@ -100,9 +100,9 @@ extension MovieRecord {
         self = record
     }
 
-    /// Reads ``memoText`` where the memo holds it.
-    init?(remembered: MemoText) {
-        guard let record = remembered.withUTF8({ Self.read($0) }) else { return nil }
+    /// Reads ``memoText`` from its UTF-8, where the memo holds it.
+    init?(remembered: UnsafeBufferPointer<UInt8>) {
+        guard let record = Self.read(remembered) else { return nil }
         self = record
     }
 

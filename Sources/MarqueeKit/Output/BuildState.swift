@@ -281,15 +281,23 @@ struct BuildState: Equatable {
         @Sendable func folderUnchanged(_ path: UnsafeBufferPointer<UInt8>, since time: Int64) -> Bool {
             outputFolder.status(ofPath: path)?.modifiedNanoseconds == time
         }
-        let checked = Array(files.places).concurrentMap { place -> (file: Bool, folder: Int?, folderUnchanged: Bool) in
-            guard let record = files.value(at: place) else { return (true, nil, true) }
-            return files.withPath(at: place) { path in
-                let untouched = outputFolder.status(ofPath: path).map(FileStamp.init) == record.stamp
-                let parent = UnsafeBufferPointer(rebasing: path[..<(path.lastIndex(of: UInt8(ascii: "/")) ?? 0)])
-                guard let folder = folders.place(ofBytes: parent), let time = folders.value(at: folder) else { return (untouched, nil, true) }
-                return (untouched, folder, folderUnchanged(parent, since: time))
+        // In runs of consecutive files, each run's lookups made from the folders above the files'
+        // own (NearbyLookup).
+        let runs = stride(from: 0, to: files.places.count, by: 128).map { $0..<Swift.min($0 + 128, files.places.count) }
+        let checked = runs.concurrentMap { run -> [(file: Bool, folder: Int?, folderUnchanged: Bool)] in
+            var lookup = NearbyLookup(in: outputFolder)
+            return run.map { place in
+                guard let record = files.value(at: place) else { return (true, nil, true) }
+                return files.withPath(at: place) { path in
+                    let parentLength = path.lastIndex(of: UInt8(ascii: "/")) ?? 0
+                    let parent = UnsafeBufferPointer(rebasing: path[..<parentLength])
+                    let grandparentLength = parent.lastIndex(of: UInt8(ascii: "/")) ?? 0
+                    let untouched = lookup.status(ofPath: path, from: grandparentLength).map(FileStamp.init) == record.stamp
+                    guard let folder = folders.place(ofBytes: parent), let time = folders.value(at: folder) else { return (untouched, nil, true) }
+                    return (untouched, folder, lookup.status(ofPath: parent, from: grandparentLength)?.modifiedNanoseconds == time)
+                }
             }
-        }
+        }.flatMap { $0 }
         var foldersUnchanged = folders.count > 0
         var seen = [Bool](repeating: false, count: folders.places.count)
         for result in checked {

@@ -53,7 +53,9 @@ struct ChangeJournal: Codable {
             guard rename(source, target) == 0 else { throw FileIO.failure(target) }
         }
         for path in removals {
-            unlink(output.path + "/" + path)
+            // A folder (one made by hand in the output) goes once it is empty: its own contents
+            // are removed after it (removals are sorted), and then the folders they leave empty.
+            if unlink(output.path + "/" + path) != 0 { rmdir(output.path + "/" + path) }
             // Remove folders the removal left empty (rmdir refuses non-empty ones).
             var folder = path
             while let slash = folder.lastIndex(of: "/") {

@@ -15,15 +15,14 @@ struct PageTemplates: Sendable {
 
     /// `texts` are the templates by name, as `library` (swift-mustache) parsed them.
     init(texts: [String: String], library: MustacheLibrary) {
-        var compiled: [String: [TemplateNode]]? = [:]
-        for (name, text) in texts {
-            guard let nodes = try? TemplateCompiler.compile(text) else {
-                compiled = nil
-                break
-            }
-            compiled?[name] = nodes
-        }
-        self.init(program: compiled.map(TemplateProgram.init), library: library)
+        self.init(compiled: texts.mapValues { try? TemplateCompiler.compile($0) }, library: library)
+    }
+
+    /// `compiled` are the templates of `library` by name, as ``TemplateCompiler`` compiled them
+    /// (nil for one it could not: the pages are then rendered by swift-mustache).
+    init(compiled: [String: [TemplateNode]?], library: MustacheLibrary) {
+        let program = compiled.values.contains { $0 == nil } ? nil : TemplateProgram(compiled.compactMapValues { $0 })
+        self.init(program: program, library: library)
     }
 
     private init(program: TemplateProgram?, library: MustacheLibrary) {

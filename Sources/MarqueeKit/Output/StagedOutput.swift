@@ -208,7 +208,7 @@ final class StagedOutput: Sendable {
             let replaced = written.count { known[$0] != nil }
             removed = result.unchanged + replaced == known.count ? [] : known.paths.filter(isRemoved)
         } else {
-            removed = FileIO.regularFiles(under: output.path).filter(isRemoved)
+            removed = Self.strays(in: output.path, keeping: files)
         }
         let outputExists = FileManager.default.fileExists(atPath: output.path)
         if outputExists && result.written == 0 && removed.isEmpty {
@@ -236,6 +236,25 @@ final class StagedOutput: Sendable {
             throw error
         }
         return result
+    }
+
+    /// What the output at `path` holds besides `files`: any other entry (a file, a link), and
+    /// every folder that holds none of `files` (made by hand, empty or not) with what is in it.
+    static func strays(in path: String, keeping files: PathTable<FileRecord>) -> [String] {
+        // Worked out at the first folder met: a first build finds no output at all.
+        var folders: Set<String>?
+        var strays: [String] = []
+        FileIO.walk(path) { entry, type in
+            let isStray: Bool
+            if type == Int32(DT_DIR) {
+                if folders == nil { folders = Set(BuildState.folders(holding: files.paths)) }
+                isStray = !folders!.contains(entry)
+            } else {
+                isStray = files[entry] == nil
+            }
+            if isStray { strays.append(entry) }
+        }
+        return strays
     }
 
     /// Removes the staging folder (after a failed build).

@@ -48,11 +48,9 @@ public struct Theme: Sendable {
     /// `digestCache`, the fonts' digests are remembered in that file between loads (see
     /// ``FileDigestCache``); a build keeps them in `ROOT/.marquee-cache/file-digests`.
     public static func load(siteRoot: URL, metrics: ThemeMetrics = ThemeMetrics(), digestCache: URL? = nil) throws(BuildError) -> Theme {
-        var files = defaultFiles()
-        let overrides = siteRoot.appending(path: "Templates")
-        for (path, data) in readFolder(overrides) { files[path] = data }
+        var files = DefaultTheme.files
+        for (path, data) in readFolder(siteRoot.appending(path: "Templates")) { files[path] = data }
 
-        MustacheContentTypes.register(FastHTMLContentType(), named: FastHTMLContentType.name)
         let themeFiles = files, assetFiles = files.filter { $0.key.hasPrefix("assets/") }
         let fontDigests = FileDigestCache(file: digestCache)
         // Independent parts of a few milliseconds each, on every build (no-op ones too), made side
@@ -66,10 +64,10 @@ public struct Theme: Sendable {
                 }
             },
             { (Result { () throws(BuildError) in try templates(in: themeFiles) }, describe(metrics)) })
-        let (library, templateTexts) = try templatesResult.get()
+        let (library, templateTexts, compiled) = try templatesResult.get()
         let assets = try assetsResult.get()
         return Theme(
-            metrics: metrics, templates: library, pages: PageTemplates(texts: templateTexts, library: library), assets: assets,
+            metrics: metrics, templates: library, pages: PageTemplates(compiled: compiled, library: library), assets: assets,
             fingerprint: fingerprint(templates: templateTexts, assets: assets, metricsDescription: metricsDescription),
             metricsDescription: metricsDescription)
     }
@@ -83,30 +81,32 @@ public struct Theme: Sendable {
         metrics == ThemeMetrics() ? "ThemeMetrics(default)" : StableDescription.of(metrics)
     }
 
-    /// The theme's templates (the `.mustache` files at the top of `files`), parsed, and their
-    /// texts by name; every required one must be there.
-    private static func templates(in files: [String: Data]) throws(BuildError) -> (MustacheLibrary, [String: String]) {
+    /// The theme's templates (the `.mustache` files at the top of `files`), parsed, with their
+    /// texts and their compiled nodes by name; every required one must be there. A template with
+    /// the default theme's bytes (not overridden, or copied by `marquee init`) is taken as parsed
+    /// once per process.
+    private static func templates(
+        in files: [String: Data]
+    ) throws(BuildError) -> (MustacheLibrary, [String: String], [String: [TemplateNode]?]) {
         var library = MustacheLibrary()
         var templateTexts: [String: String] = [:]
+        var compiled: [String: [TemplateNode]?] = [:]
         for (path, data) in files where path.hasSuffix(".mustache") && !path.contains("/") {
             let name = String(path.dropLast(".mustache".count))
-            do {
-                let text = FastHTMLContentType.pragma + String(decoding: data, as: UTF8.self)
-                library.register(try MustacheTemplate(string: text), named: name)
-                templateTexts[name] = text
-            } catch let error as MustacheTemplate.ParserError {
-                throw BuildError(
-                    file: "Templates/\(path)",
-                    place: .lineColumn(line: error.context.lineNumber, column: error.context.columnNumber),
-                    "cannot parse the template: \(error.error).")
-            } catch {
-                throw BuildError(file: "Templates/\(path)", "cannot parse the template: \(error).")
+            let parsed: ParsedTemplate
+            if let known = DefaultTheme.templates[path], DefaultTheme.files[path] == data {
+                parsed = try known.get()
+            } else {
+                parsed = try ParsedTemplate(path: path, data: data)
             }
+            library.register(parsed.template, named: name)
+            templateTexts[name] = parsed.text
+            compiled[name] = parsed.nodes
         }
         for name in requiredTemplates where library.getTemplate(named: name) == nil {
             throw BuildError(file: "Templates/\(name).mustache", "the theme has no `\(name)` template; restore it or remove the override folder.")
         }
-        return (library, templateTexts)
+        return (library, templateTexts, compiled)
     }
 
     private static func fingerprint(templates: [String: String], assets: ThemeAssets, metricsDescription: String) -> String {
@@ -125,11 +125,15 @@ public struct Theme: Sendable {
 
     /// The embedded default theme, path → contents.
     static func defaultFiles() -> [String: Data] {
-        var files: [String: Data] = [:]
-        for (path, base64) in EmbeddedTheme.files {
-            files[path] = Data(base64Encoded: base64) ?? Data()
-        }
-        return files
+        DefaultTheme.files
+    }
+
+    /// Starts decoding the default theme and parsing its templates on another thread, for the
+    /// next ``load(siteRoot:metrics:digestCache:)``: `marquee` calls this before it reads its
+    /// arguments, which take a few milliseconds of every run on one core while the other idles.
+    /// (A load that comes first waits for it, or does it, and it is never done twice.)
+    public static func prepareDefault() {
+        Thread.detachNewThread { _ = DefaultTheme.templates }
     }
 
     private static func readFolder(_ folder: URL) -> [String: Data] {
@@ -144,6 +148,54 @@ public struct Theme: Sendable {
             if !relative.hasPrefix(".") { files[relative] = data }
         }
         return files
+    }
+}
+
+/// The default theme, decoded from the binary and its templates parsed once per process (each
+/// build otherwise spent ~2 ms of its start parsing the same six templates twice over).
+private enum DefaultTheme {
+    /// Path → contents.
+    static let files: [String: Data] = {
+        var files: [String: Data] = [:]
+        for (path, base64) in EmbeddedTheme.files {
+            files[path] = Data(base64Encoded: base64) ?? Data()
+        }
+        return files
+    }()
+
+    /// The templates (`.mustache` files at the top), parsed, by path.
+    static let templates: [String: Result<ParsedTemplate, BuildError>] = {
+        var templates: [String: Result<ParsedTemplate, BuildError>] = [:]
+        for (path, data) in files where path.hasSuffix(".mustache") && !path.contains("/") {
+            templates[path] = Result { () throws(BuildError) in try ParsedTemplate(path: path, data: data) }
+        }
+        return templates
+    }()
+}
+
+/// One template of a theme: its text as parsed (with the content-type pragma in front), as
+/// swift-mustache parsed it, and as ``TemplateCompiler`` compiled it (nil when it uses Mustache
+/// beyond the compiled subset).
+private struct ParsedTemplate: Sendable {
+    let text: String
+    let template: MustacheTemplate
+    let nodes: [TemplateNode]?
+
+    /// The template at `path` (in the theme) whose contents are `data`.
+    init(path: String, data: Data) throws(BuildError) {
+        MustacheContentTypes.register(FastHTMLContentType(), named: FastHTMLContentType.name)
+        text = FastHTMLContentType.pragma + String(decoding: data, as: UTF8.self)
+        do {
+            template = try MustacheTemplate(string: text)
+        } catch let error as MustacheTemplate.ParserError {
+            throw BuildError(
+                file: "Templates/\(path)",
+                place: .lineColumn(line: error.context.lineNumber, column: error.context.columnNumber),
+                "cannot parse the template: \(error.error).")
+        } catch {
+            throw BuildError(file: "Templates/\(path)", "cannot parse the template: \(error).")
+        }
+        nodes = try? TemplateCompiler.compile(text)
     }
 }
 

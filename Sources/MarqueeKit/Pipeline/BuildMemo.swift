@@ -23,10 +23,13 @@ public final class BuildMemo: Sendable {
     /// Set once ``previous`` is mapped: lookups then read ``mapped`` without the lock, which
     /// thirty thousand lookups from every core otherwise take turns at.
     private let isMapped = Atomic<Bool>(false)
-    /// ``previous``, once mapped; never changed after ``isMapped`` is set. (A second copy on
-    /// purpose: keeping only this one, with a `Locked<Void>` for the mapping, made
-    /// ThreadSanitizer report the empty value's accesses as races.)
-    nonisolated(unsafe) private var mapped: StoredEntries?
+    /// ``previous``, once mapped; never changed after ``isMapped`` is set. Unretained: lookups
+    /// that only read a value in place use it without retaining it (thirty thousand retains and
+    /// releases of one object from both cores, whose count bounced between the cores' caches);
+    /// ``previous`` holds it for as long as the memo lives. (A second copy on purpose: keeping
+    /// only ``previous``, with a `Locked<Void>` for the mapping, made ThreadSanitizer report the
+    /// empty value's accesses as races.)
+    nonisolated(unsafe) private var mapped: Unmanaged<StoredEntries>?
     /// Values stored during this build.
     private let current = Locked<[UInt64: String]>([:])
 
@@ -58,6 +61,17 @@ public final class BuildMemo: Sendable {
         return MemoText(entries: stored, offset: stored.offset(of: entry))
     }
 
+    /// What `read` makes of the UTF-8 of the previous build's value under `key`, read in place
+    /// (no string is made); nil when there is no such value.
+    func withRememberedBytes<Result>(for key: UInt64, _ read: (UnsafeBufferPointer<UInt8>) -> Result?) -> Result? {
+        guard let entries = mapIfNeeded() else { return nil }
+        return entries._withUnsafeGuaranteedRef { stored in
+            guard let entry = stored.entry(for: key) else { return nil }
+            stored.noteUsed(entry)
+            return stored.withValue(at: stored.offset(of: entry), read)
+        }
+    }
+
     /// Stores `value` under `key` for the next build.
     public func store(_ value: String, for key: UInt64) {
         current.withLock { $0[key] = value }
@@ -79,15 +93,22 @@ public final class BuildMemo: Sendable {
     }
 
     private func storedEntries() -> StoredEntries? {
+        mapIfNeeded()?.takeUnretainedValue()
+    }
+
+    /// ``mapped``, after mapping the previous build's file if no lookup has yet; nil when the
+    /// memo has no file.
+    private func mapIfNeeded() -> Unmanaged<StoredEntries>? {
         if isMapped.load(ordering: .acquiring) { return mapped }
         guard let file else { return nil }
         return previous.withLock { stored in
             if stored == nil {
-                stored = StoredEntries(file: file, firstLine: firstLine)
-                mapped = stored
+                let entries = StoredEntries(file: file, firstLine: firstLine)
+                stored = entries
+                mapped = Unmanaged.passUnretained(entries)
                 isMapped.store(true, ordering: .releasing)
             }
-            return stored
+            return mapped
         }
     }
 
@@ -210,11 +231,6 @@ struct MemoText: Sendable {
 
     /// The value.
     var text: String { entries.value(at: offset) }
-
-    /// Calls `body` with the value's UTF-8 in place (no string is made).
-    func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        entries.withValue(at: offset, body)
-    }
 }
 
 /// A memo file as read: its bytes (mapped), its entries (numbered in the order the file first
@@ -242,36 +258,48 @@ private final class StoredEntries: @unchecked Sendable {
     /// (another format or program).
     init(file: URL, firstLine: String) {
         let data = Self.map(file) ?? (try? Data(contentsOf: file)) ?? Data()
+        let read = data.starts(with: firstLine.utf8) ? data.withUnsafeBytes { Self.entries(in: $0, from: firstLine.utf8.count) } : nil
+        bytes = read == nil ? Data() : data
+        keys = read?.keys ?? []
+        offsets = read?.offsets ?? []
+        lengths = read?.lengths ?? []
+        index = read?.index ?? KeyIndex(capacity: 0)
+        used = .allocate(capacity: keys.count)
+        for entry in 0..<keys.count { (used + entry).initialize(to: Atomic(0)) }
+    }
+
+    /// The entries of a memo file's `bytes` from `start` (after its first line); nil when an
+    /// entry is cut short (a damaged file).
+    private static func entries(
+        in bytes: UnsafeRawBufferPointer, from start: Int
+    ) -> (keys: [UInt64], offsets: [Int], lengths: [UInt32], index: KeyIndex)? {
+        // Locals, not the closure's captured variables: each captured array passed to the index
+        // was retained and released, thirty thousand times on every rebuild.
         var keys: [UInt64] = [], offsets: [Int] = [], lengths: [UInt32] = []
-        var index = KeyIndex(capacity: data.count / 512)
-        let complete = data.starts(with: firstLine.utf8) && data.withUnsafeBytes { bytes -> Bool in
-            var offset = firstLine.utf8.count
-            while offset < bytes.count {
-                guard offset + Self.headerSize <= bytes.count else { return false }
-                let key = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian
-                let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self).littleEndian)
-                offset += Self.headerSize
-                guard length <= bytes.count - offset else { return false }
-                if let entry = index.find(key, in: keys) {
-                    offsets[entry] = offset
-                    lengths[entry] = UInt32(length)
-                } else {
-                    keys.append(key)
-                    offsets.append(offset)
-                    lengths.append(UInt32(length))
-                    index.add(keys.count - 1, keys: keys)
-                }
-                offset += length
+        let expected = bytes.count / 384
+        keys.reserveCapacity(expected)
+        offsets.reserveCapacity(expected)
+        lengths.reserveCapacity(expected)
+        var index = KeyIndex(capacity: bytes.count / 512)
+        var offset = start
+        while offset < bytes.count {
+            guard offset + headerSize <= bytes.count else { return nil }
+            let key = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian
+            let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self).littleEndian)
+            offset += headerSize
+            guard length <= bytes.count - offset else { return nil }
+            if let entry = index.find(key, in: keys) {
+                offsets[entry] = offset
+                lengths[entry] = UInt32(length)
+            } else {
+                keys.append(key)
+                offsets.append(offset)
+                lengths.append(UInt32(length))
+                index.add(keys.count - 1, keys: keys)
             }
-            return true
+            offset += length
         }
-        self.bytes = complete ? data : Data()
-        self.keys = complete ? keys : []
-        self.offsets = complete ? offsets : []
-        self.lengths = complete ? lengths : []
-        self.index = complete ? index : KeyIndex(capacity: 0)
-        used = .allocate(capacity: self.keys.count)
-        for entry in 0..<self.keys.count { (used + entry).initialize(to: Atomic(0)) }
+        return (keys, offsets, lengths, index)
     }
 
     deinit {
