@@ -131,12 +131,8 @@ final class OpenFolder: Sendable {
     /// Opens the folder at `relative` (UTF-8, not empty) inside `parent`; nil when it cannot be
     /// opened.
     init?(_ relative: UnsafeBufferPointer<UInt8>, in parent: OpenFolder) {
-        guard let start = relative.baseAddress, relative.count > 0, !relative.contains(0) else { return nil }
-        descriptor = withUnsafeTemporaryAllocation(of: CChar.self, capacity: relative.count + 1) { name in
-            UnsafeMutableRawPointer(name.baseAddress!).copyMemory(from: start, byteCount: relative.count)
-            name[relative.count] = 0
-            return openat(parent.descriptor, name.baseAddress!, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        }
+        guard relative.count > 0, let opened = Self.withCString(relative, { openat(parent.descriptor, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }) else { return nil }
+        descriptor = opened
         guard descriptor >= 0 else { return nil }
     }
 
@@ -152,14 +148,21 @@ final class OpenFolder: Sendable {
 
     /// ``status(of:)`` of the path whose UTF-8 bytes are `relative`, with no `String` made of it.
     func status(ofPath relative: UnsafeBufferPointer<UInt8>) -> stat? {
-        guard let start = relative.baseAddress, relative.count > 0 else { return status(of: "") }
-        // A path with a NUL byte names no entry (the call would read it shorter).
-        guard !relative.contains(0) else { return nil }
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: relative.count + 1) { name in
-            UnsafeMutableRawPointer(name.baseAddress!).copyMemory(from: start, byteCount: relative.count)
-            name[relative.count] = 0
+        guard relative.count > 0 else { return status(of: "") }
+        return Self.withCString(relative) { name -> stat? in
             var info = stat()
-            return fstatat(descriptor, name.baseAddress!, &info, 0) == 0 ? info : nil
+            return fstatat(descriptor, name, &info, 0) == 0 ? info : nil
+        } ?? nil
+    }
+
+    /// `body` called with `bytes` as a C string on the stack; nil when they hold a NUL byte
+    /// (such a path names no entry: the call would read it shorter).
+    private static func withCString<Result>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafePointer<CChar>) -> Result) -> Result? {
+        guard let start = bytes.baseAddress, !bytes.contains(0) else { return nil }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { name in
+            UnsafeMutableRawPointer(name.baseAddress!).copyMemory(from: start, byteCount: bytes.count)
+            name[bytes.count] = 0
+            return body(name.baseAddress!)
         }
     }
 }

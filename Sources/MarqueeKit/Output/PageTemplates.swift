@@ -15,17 +15,22 @@ struct PageTemplates: Sendable {
 
     /// `texts` are the templates by name, as `library` (swift-mustache) parsed them.
     init(texts: [String: String], library: MustacheLibrary) {
-        self.init(compiled: texts.mapValues { try? TemplateCompiler.compile($0) }, library: library)
+        self.init(program: Self.program(texts), library: library)
     }
 
-    /// `compiled` are the templates of `library` by name, as ``TemplateCompiler`` compiled them
-    /// (nil for one it could not: the pages are then rendered by swift-mustache).
-    init(compiled: [String: [TemplateNode]?], library: MustacheLibrary) {
-        let program = compiled.values.contains { $0 == nil } ? nil : TemplateProgram(compiled.compactMapValues { $0 })
-        self.init(program: program, library: library)
+    /// The templates `texts` compiled and laid out; nil when one of them uses Mustache beyond
+    /// the compiled subset (the pages are then rendered by swift-mustache).
+    static func program(_ texts: [String: String]) -> TemplateProgram? {
+        var compiled: [String: [TemplateNode]] = [:]
+        for (name, text) in texts {
+            guard let nodes = try? TemplateCompiler.compile(text) else { return nil }
+            compiled[name] = nodes
+        }
+        return TemplateProgram(compiled)
     }
 
-    private init(program: TemplateProgram?, library: MustacheLibrary) {
+    /// `program` is `library`'s templates as ``program(_:)`` made them.
+    init(program: TemplateProgram?, library: MustacheLibrary) {
         self.program = program
         self.library = library
     }

@@ -48,7 +48,7 @@ public struct Theme: Sendable {
     /// `digestCache`, the fonts' digests are remembered in that file between loads (see
     /// ``FileDigestCache``); a build keeps them in `ROOT/.marquee-cache/file-digests`.
     public static func load(siteRoot: URL, metrics: ThemeMetrics = ThemeMetrics(), digestCache: URL? = nil) throws(BuildError) -> Theme {
-        var files = DefaultTheme.files
+        var files = defaultFiles()
         for (path, data) in readFolder(siteRoot.appending(path: "Templates")) { files[path] = data }
 
         let themeFiles = files, assetFiles = files.filter { $0.key.hasPrefix("assets/") }
@@ -64,10 +64,10 @@ public struct Theme: Sendable {
                 }
             },
             { (Result { () throws(BuildError) in try templates(in: themeFiles) }, describe(metrics)) })
-        let (library, templateTexts, compiled) = try templatesResult.get()
+        let (library, templateTexts, pages) = try templatesResult.get()
         let assets = try assetsResult.get()
         return Theme(
-            metrics: metrics, templates: library, pages: PageTemplates(compiled: compiled, library: library), assets: assets,
+            metrics: metrics, templates: library, pages: pages, assets: assets,
             fingerprint: fingerprint(templates: templateTexts, assets: assets, metricsDescription: metricsDescription),
             metricsDescription: metricsDescription)
     }
@@ -82,31 +82,30 @@ public struct Theme: Sendable {
     }
 
     /// The theme's templates (the `.mustache` files at the top of `files`), parsed, with their
-    /// texts and their compiled nodes by name; every required one must be there. A template with
+    /// texts by name and ready to render pages; every required one must be there. A template with
     /// the default theme's bytes (not overridden, or copied by `marquee init`) is taken as parsed
-    /// once per process.
-    private static func templates(
-        in files: [String: Data]
-    ) throws(BuildError) -> (MustacheLibrary, [String: String], [String: [TemplateNode]?]) {
+    /// once per process, and when all of them are, so are the pages' compiled templates.
+    private static func templates(in files: [String: Data]) throws(BuildError) -> (MustacheLibrary, [String: String], PageTemplates) {
         var library = MustacheLibrary()
         var templateTexts: [String: String] = [:]
-        var compiled: [String: [TemplateNode]?] = [:]
+        var allDefault = true
         for (path, data) in files where path.hasSuffix(".mustache") && !path.contains("/") {
             let name = String(path.dropLast(".mustache".count))
             let parsed: ParsedTemplate
-            if let known = DefaultTheme.templates[path], DefaultTheme.files[path] == data {
-                parsed = try known.get()
+            if let known = DefaultTheme.templates[path], DefaultTheme.files[path]?.elementsEqual(data) == true {
+                parsed = known
             } else {
                 parsed = try ParsedTemplate(path: path, data: data)
+                allDefault = false
             }
             library.register(parsed.template, named: name)
             templateTexts[name] = parsed.text
-            compiled[name] = parsed.nodes
         }
         for name in requiredTemplates where library.getTemplate(named: name) == nil {
             throw BuildError(file: "Templates/\(name).mustache", "the theme has no `\(name)` template; restore it or remove the override folder.")
         }
-        return (library, templateTexts, compiled)
+        let program = allDefault ? DefaultTheme.program : PageTemplates.program(templateTexts)
+        return (library, templateTexts, PageTemplates(program: program, library: library))
     }
 
     private static func fingerprint(templates: [String: String], assets: ThemeAssets, metricsDescription: String) -> String {
@@ -125,7 +124,7 @@ public struct Theme: Sendable {
 
     /// The embedded default theme, path → contents.
     static func defaultFiles() -> [String: Data] {
-        DefaultTheme.files
+        DefaultTheme.files.mapValues { Data($0) }
     }
 
     /// Starts decoding the default theme and parsing its templates on another thread, for the
@@ -133,7 +132,7 @@ public struct Theme: Sendable {
     /// arguments, which take a few milliseconds of every run on one core while the other idles.
     /// (A load that comes first waits for it, or does it, and it is never done twice.)
     public static func prepareDefault() {
-        Thread.detachNewThread { _ = DefaultTheme.templates }
+        Thread.detachNewThread { _ = DefaultTheme.program }
     }
 
     private static func readFolder(_ folder: URL) -> [String: Data] {
@@ -151,35 +150,43 @@ public struct Theme: Sendable {
     }
 }
 
-/// The default theme, decoded from the binary and its templates parsed once per process (each
-/// build otherwise spent ~2 ms of its start parsing the same six templates twice over).
+/// The default theme, decoded from the binary and its templates parsed and compiled once per
+/// process (each build otherwise spent ~2 ms of its start parsing the same six templates twice
+/// over). Held in forms LeakSanitizer can follow from a global (arrays, structs, strings; not
+/// `Data` or the compiler's tree, whose references carry tag bits), since they live until exit.
 private enum DefaultTheme {
     /// Path → contents.
-    static let files: [String: Data] = {
-        var files: [String: Data] = [:]
+    static let files: [String: [UInt8]] = {
+        var files: [String: [UInt8]] = [:]
         for (path, base64) in EmbeddedTheme.files {
-            files[path] = Data(base64Encoded: base64) ?? Data()
+            files[path] = Data(base64Encoded: base64).map { Array($0) } ?? []
         }
         return files
     }()
 
     /// The templates (`.mustache` files at the top), parsed, by path.
-    static let templates: [String: Result<ParsedTemplate, BuildError>] = {
-        var templates: [String: Result<ParsedTemplate, BuildError>] = [:]
-        for (path, data) in files where path.hasSuffix(".mustache") && !path.contains("/") {
-            templates[path] = Result { () throws(BuildError) in try ParsedTemplate(path: path, data: data) }
+    static let templates: [String: ParsedTemplate] = {
+        var templates: [String: ParsedTemplate] = [:]
+        for (path, bytes) in files where path.hasSuffix(".mustache") && !path.contains("/") {
+            // One that does not parse is left out, and parsed again (reporting why) by the load.
+            templates[path] = try? ParsedTemplate(path: path, data: Data(bytes))
         }
         return templates
     }()
+
+    /// ``templates`` compiled for the pages (see ``PageTemplates/program(_:)``).
+    static let program: TemplateProgram? = {
+        var texts: [String: String] = [:]
+        for (path, parsed) in templates { texts[String(path.dropLast(".mustache".count))] = parsed.text }
+        return PageTemplates.program(texts)
+    }()
 }
 
-/// One template of a theme: its text as parsed (with the content-type pragma in front), as
-/// swift-mustache parsed it, and as ``TemplateCompiler`` compiled it (nil when it uses Mustache
-/// beyond the compiled subset).
+/// One template of a theme: its text as parsed (with the content-type pragma in front) and as
+/// swift-mustache parsed it.
 private struct ParsedTemplate: Sendable {
     let text: String
     let template: MustacheTemplate
-    let nodes: [TemplateNode]?
 
     /// The template at `path` (in the theme) whose contents are `data`.
     init(path: String, data: Data) throws(BuildError) {
@@ -195,7 +202,6 @@ private struct ParsedTemplate: Sendable {
         } catch {
             throw BuildError(file: "Templates/\(path)", "cannot parse the template: \(error).")
         }
-        nodes = try? TemplateCompiler.compile(text)
     }
 }
 
