@@ -104,3 +104,15 @@ extension String {
         components(separatedBy: needle).count - 1
     }
 }
+
+extension FileIO {
+    /// The paths (relative, `/`-separated) of the regular files under `folder` (a build lists
+    /// every entry instead: see `StagedOutput.strays`).
+    static func regularFiles(under folder: String) -> Set<String> {
+        var result: Set<String> = []
+        walk(folder) { path, type in
+            if type == Int32(DT_REG) { result.insert(path) }
+        }
+        return result
+    }
+}

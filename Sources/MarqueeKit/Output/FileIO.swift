@@ -69,15 +69,6 @@ enum FileIO {
         guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw failure(path) }
     }
 
-    /// The paths (relative, `/`-separated) of the regular files under `folder`.
-    static func regularFiles(under folder: String) -> Set<String> {
-        var result: Set<String> = []
-        walk(folder) { path, type in
-            if type == Int32(DT_REG) { result.insert(path) }
-        }
-        return result
-    }
-
     /// Calls `visit` with the relative path (`/`-separated) and `d_type` of every entry under
     /// `folder`, folders before their contents; symbolic links are visited, not followed.
     static func walk(_ folder: String, _ visit: (String, Int32) -> Void) {

@@ -25,7 +25,7 @@ public enum TemplateRenderingCheck {
     static func renderBothWays(
         _ templates: [String: String], main: String, values: TemplateObject
     ) -> (compiled: String?, mustache: String, isCompiled: Bool)? {
-        MustacheContentTypes.register(FastHTMLContentType(), named: FastHTMLContentType.name)
+        FastHTMLContentType.register()
         var library = MustacheLibrary()
         var texts: [String: String] = [:]
         for (name, template) in templates {

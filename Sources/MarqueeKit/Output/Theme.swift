@@ -190,7 +190,7 @@ private struct ParsedTemplate: Sendable {
 
     /// The template at `path` (in the theme) whose contents are `data`.
     init(path: String, data: Data) throws(BuildError) {
-        MustacheContentTypes.register(FastHTMLContentType(), named: FastHTMLContentType.name)
+        FastHTMLContentType.register()
         text = FastHTMLContentType.pragma + String(decoding: data, as: UTF8.self)
         do {
             template = try MustacheTemplate(string: text)
@@ -211,6 +211,14 @@ private struct ParsedTemplate: Sendable {
 struct FastHTMLContentType: MustacheContentType {
     static let name = "MARQUEE_HTML"
     static let pragma = "{{% CONTENT_TYPE: MARQUEE_HTML}}"
+
+    /// Makes the content type known to swift-mustache (once per process), before a template
+    /// with the pragma is parsed.
+    static func register() {
+        _ = registration
+    }
+
+    private static let registration: Void = MustacheContentTypes.register(FastHTMLContentType(), named: name)
 
     func escapeText(_ text: String) -> String {
         HTMLEscape.attribute(text)
