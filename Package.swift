@@ -24,6 +24,8 @@ let package = Package(
         .systemLibrary(name: "CGumbo", pkgConfig: "gumbo", providers: [.apt(["libgumbo-dev"])]),
         // glibc's <malloc.h>, for tuning the allocator in the command-line tool.
         .systemLibrary(name: "CMalloc"),
+        // The SIGBUS handler that keeps a mapped input file cut short from ending the program.
+        .target(name: "CInputGuard"),
 
         // Embeds the default theme (Templates/) into MarqueeKit at build time, so the
         // `marquee` binary works from any folder without the repository beside it.
@@ -35,7 +37,7 @@ let package = Package(
         .target(
             name: "MarqueeKit",
             dependencies: [
-                "CCmark", "CGumbo",
+                "CCmark", "CGumbo", "CInputGuard",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -73,6 +73,47 @@ struct HardeningTests {
         #expect(try TestSupport.read(root, "index.html").contains("</html>"))
     }
 
+    /// Cuts a file to half its size while the build transforms its items, as an editor saving
+    /// in place does.
+    struct CuttingPlugin: Plugin {
+        let name = "cutting"
+        let file: URL
+        func transformItems(_ items: inout [Item], in context: BuildContext) throws {
+            let handle = try FileHandle(forWritingTo: file)
+            try handle.truncate(atOffset: try handle.seekToEnd() / 2)
+            try handle.close()
+        }
+    }
+
+    /// A movie list large enough to be mapped, cut short while the build runs: the build fails
+    /// naming it (not on the zeros it then reads), the site stays as it was, and the next build
+    /// with the list whole again succeeds.
+    @Test func anInputCutShortDuringABuildFailsItAndWritesNothing() async throws {
+        func list(_ first: String) -> String {
+            let description = String(repeating: "A scene described at length. ", count: 700)
+            let movies = (0..<60).map { #"{"Title": "\#($0 == 0 ? first : "Movie \($0)")", "Description": "\#(description)"}"# }
+            return "{\"movies\": [\(movies.joined(separator: ",\n"))]}"
+        }
+        let root = try TestSupport.makeSite(config: "title: T\nsources:\n  - type: movies\n    path: m.json\n", texts: ["m.json": list("First")])
+        let file = root.appending(path: "Content/m.json")
+        #expect(try Data(contentsOf: file).count > InputFile.mappedSize)
+        _ = try await TestSupport.build(root)
+        let before = TestSupport.snapshot(root.appending(path: "Site"))
+
+        try list("Renamed").write(to: file, atomically: true, encoding: .utf8)
+        var site = try Site.fromConfig(root: root)
+        site.plugins.insert(CuttingPlugin(file: file), at: 0)
+        await #expect { try await SiteBuilder(site: site).build() } throws: { error in
+            let message = (error as! BuildError).description
+            return message.contains("Content/m.json") && message.contains("changed while the build was reading it")
+        }
+        #expect(TestSupport.snapshot(root.appending(path: "Site")) == before)
+
+        try list("Renamed").write(to: file, atomically: true, encoding: .utf8)
+        _ = try await TestSupport.build(root)
+        #expect(try TestSupport.read(root, "index.html").contains("Renamed"))
+    }
+
     @Test func oversizedDescriptionsAreRefusedWithTheirPath() async throws {
         let long = String(repeating: "word ", count: 60_000)
         let root = try TestSupport.makeSite(

@@ -1322,19 +1322,57 @@ struct PaginationTests {
 
 @Suite("Input files", .removesTemporaryFolders)
 struct InputFileTests {
-    /// Large inputs are read in pieces, one per core: the bytes come out whole and in order,
-    /// for sizes that split unevenly, and small files still go the usual way.
+    func context(_ folder: URL) throws -> BuildContext {
+        BuildContext(root: folder, config: SiteConfig(title: "T"), theme: try Theme.load(siteRoot: folder), memo: BuildMemo())
+    }
+
+    /// Large inputs are mapped, small ones read: the bytes come out whole and in order either
+    /// way, for sizes that end mid-page.
     @Test func largeFilesAreReadWhole() throws {
         let folder = try TestSupport.temporaryFolder()
-        for size in [InputFile.parallelReadSize - 1, InputFile.parallelReadSize, InputFile.parallelReadSize + 12_345] {
-            // Bytes that depend on their position: a piece read into the wrong place shows.
+        let context = try context(folder)
+        for size in [InputFile.mappedSize - 1, InputFile.mappedSize, InputFile.mappedSize + 12_345] {
+            // Bytes that depend on their position: a page in the wrong place shows.
             let bytes = (0..<size).map { UInt8(truncatingIfNeeded: ($0 &* 0x9E37_79B1) >> 16) | 0x01 }
             let file = folder.appending(path: "input-\(size).json")
             try Data(bytes).write(to: file)
-            let read = try InputFile.read(file, display: "input.json")
+            let read = try InputFile.read(file, display: "input.json", in: context)
             #expect(read.count == size)
             #expect(read == Data(bytes))
         }
+        #expect(context.inputChangedWhileRead() == nil)
+    }
+
+    /// A mapped input cut short by another program (an editor saving in place) reads as zeros
+    /// past its new end instead of ending the program with SIGBUS, and the build's context
+    /// names it as changed; a file saved in its place instead leaves the mapped bytes whole.
+    @Test func aMappedFileCutShortReadsAsZerosAndIsReported() throws {
+        let folder = try TestSupport.temporaryFolder()
+        let context = try context(folder)
+        let size = InputFile.mappedSize + 3 * 4096 + 7
+        let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 % 251) | 0x01 })
+        let file = folder.appending(path: "list.json")
+        try bytes.write(to: file)
+        let read = try InputFile.read(file, display: "Content/list.json", in: context)
+        #expect(context.inputChangedWhileRead() == nil)
+
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: 100)
+        try handle.close()
+        // Every page past the first is gone from the file: each read of one is a SIGBUS.
+        #expect(read.prefix(100) == bytes.prefix(100))
+        #expect(read.dropFirst(100).allSatisfy { $0 == 0 })
+        let error = try #require(context.inputChangedWhileRead())
+        #expect(error.description.contains("Content/list.json"))
+        #expect(error.description.contains("changed while the build was reading it"))
+
+        // Replaced by a new file (written beside it and renamed): the mapped bytes stay as read.
+        let other = try self.context(folder)
+        try bytes.write(to: file)
+        let kept = try InputFile.read(file, display: "Content/list.json", in: other)
+        try Data("{}".utf8).write(to: file, options: .atomic)
+        #expect(kept == bytes)
+        #expect(other.inputChangedWhileRead() == nil)
     }
 }
 

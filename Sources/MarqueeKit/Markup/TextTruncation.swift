@@ -35,8 +35,13 @@ public enum TextTruncation {
         if let space = utf8[..<limit].lastIndex(where: { $0 == UInt8(ascii: " ") || $0 == 0x0A }), space > limit / 2 {
             cut = space
         }
-        let trailing: Set<UInt8> = [UInt8(ascii: " "), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "-")]
-        while cut > 0, trailing.contains(utf8[cut - 1]) { cut -= 1 }
+        func isTrailing(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "-"): true
+            default: false
+            }
+        }
+        while cut > 0, isTrailing(utf8[cut - 1]) { cut -= 1 }
         return String(decoding: UnsafeBufferPointer(rebasing: utf8[..<cut]), as: UTF8.self) + "…"
     }
 }

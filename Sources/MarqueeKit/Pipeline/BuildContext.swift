@@ -17,6 +17,7 @@ public final class BuildContext: Sendable {
 
     private let warningList = Locked<[BuildWarning]>([])
     private let releasedLater = Locked<[any Sendable]>([])
+    private let mappedInputs = Locked<[(display: String, file: MappedInput)]>([])
     private let progress: @Sendable (String) -> Void
 
     /// Creates the context of one build; `progress` receives progress lines and warnings.
@@ -57,6 +58,21 @@ public final class BuildContext: Sendable {
             defer { values = [] }
             return values
         }
+    }
+
+    /// Keeps `file`, an input mapped by ``InputFile/read(_:display:in:)``, to be checked by
+    /// ``inputChangedWhileRead()``.
+    func watch(_ file: MappedInput, display: String) {
+        mappedInputs.withLock { $0.append((display, file)) }
+    }
+
+    /// An error naming the first input file that was written to while this build read it in
+    /// place (see ``MappedInput``); nil when none was. The build checks before it commits its
+    /// output, and when it fails: a file cut short reads as zeros, so the reason it failed on
+    /// (a syntax error in half a file) would mislead.
+    func inputChangedWhileRead() -> BuildError? {
+        guard let changed = mappedInputs.withLock({ $0.first { $0.file.hasChanged } }) else { return nil }
+        return BuildError(file: changed.display, "the file changed while the build was reading it; nothing was written. Build again once it is saved.")
     }
 
     /// Every warning recorded so far.

@@ -50,7 +50,7 @@ public final class BuildMemo: Sendable {
 
     /// The value the previous build stored under `key`, if any.
     public func value(for key: UInt64) -> String? {
-        rememberedText(for: key)?.text
+        withRememberedBytes(for: key) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Where the previous build's value under `key` is, if it stored one: its text is read only

@@ -118,8 +118,7 @@ public struct SiteBuilder: Sendable {
     /// Builds the site. On any error the output folder is left exactly as it was.
     public func build() async throws(BuildError) -> BuildReport {
         let started = ContinuousClock.now
-        let progress = progress
-        var timings = StageTimings(started: started, stageReports: reportsStagesAfter.map { ($0, progress) })
+        let timings = StageTimings(started: started, stageReports: reportsStagesAfter.map { ($0, progress) })
         try checkOutputLocation()
         let lock = try BuildLock(for: site)
         defer { withExtendedLifetime(lock) {} }
@@ -127,6 +126,19 @@ public struct SiteBuilder: Sendable {
         let memo = BuildMemo(file: BuildMemo.file(for: site))
         let context = BuildContext(root: site.root, config: site.config, theme: site.theme, memo: memo, progress: progress)
         defer { keepUntilExit(context.takeValuesToRelease()) }
+        do {
+            return try await build(in: context, started: started, timings: timings)
+        } catch {
+            // An input read in place was cut or rewritten meanwhile: that is why the build failed
+            // (a syntax error in half a file), not what it failed on.
+            throw context.inputChangedWhileRead() ?? error
+        }
+    }
+
+    /// The build after its lock is taken and its context made.
+    private func build(in context: BuildContext, started: ContinuousClock.Instant, timings: StageTimings) async throws(BuildError) -> BuildReport {
+        var timings = timings
+        let memo = context.memo
         let environment = BuildState.environment(of: site)
         // What the items come from, stamped before anything is read (a file changed while this
         // build runs then differs from what the state records, and the next build loads it).
@@ -198,7 +210,7 @@ public struct SiteBuilder: Sendable {
         let staged = try StagedOutput(output: site.output, previous: previous?.files ?? [:], untouchedFiles: check?.untouchedFiles)
         let result: StagedOutput.Result
         let listing: PathTable<FileRecord>?
-        do {
+        do throws(BuildError) {
             let plugins = site.plugins
             let output = OutputSet(staged: staged, previous: previous, environment: environment) { (file: inout OutputFile) throws(BuildError) in
                 for plugin in plugins {
@@ -214,6 +226,7 @@ public struct SiteBuilder: Sendable {
                 timings.lap("write \(plugin.name)")
             }
             listing = check?.foldersUnchanged == true ? previous?.files : nil
+            if let changed = context.inputChangedWhileRead() { throw changed }
             result = try staged.commit(existing: listing)
         } catch {
             staged.discard()
