@@ -762,6 +762,22 @@ struct StableHasherTests {
         }
         #expect(seen.count == 1 + words.count * (words.count - 1) / 2)
     }
+
+    /// The tail of fewer than eight bytes after the last whole word, read with one load when the
+    /// bytes are eight or more, is the same word as read byte by byte (memo keys written by
+    /// earlier builds stay valid).
+    @Test func theTailWordIsItsBytesInOrder() {
+        let bytes = (0..<24).map { UInt8(0xA0 + $0) }
+        for count in 0...bytes.count {
+            bytes.prefix(count).withUnsafeBytes { raw in
+                for offset in (count - Swift.min(7, count))...count {
+                    var expected: UInt64 = 0
+                    for (shift, byte) in raw[offset...].enumerated() { expected |= UInt64(byte) << UInt64(8 * shift) }
+                    #expect(raw.tailWord(from: offset) == expected, "\(count) bytes from \(offset)")
+                }
+            }
+        }
+    }
 }
 
 /// Settings are compared between builds, in separate processes, by their description.
@@ -1317,6 +1333,18 @@ struct PaginationTests {
         #expect(labels(current: 3, total: 6) == ["1", "2", "3", "4", "5", "6"])
         #expect(labels(current: 1, total: 1).isEmpty)
         #expect((1...500).allSatisfy { labels(current: $0, total: 500).count <= 11 })
+    }
+
+    /// Listings by source and by author group items by their trimmed key, in order of first
+    /// appearance, whether neighbours share one string, equal strings or differently spaced ones.
+    @Test func itemsAreGroupedByTheirTrimmedKey() {
+        let shared = "Movies"
+        let sources = [shared, shared, " Movies ", "Feed", "", "  ", String("xMovies".dropFirst()), shared, "Feed "]
+        let items = sources.enumerated().map { Item(id: "\($0)", source: $1, title: "T", body: .text("b")) }
+        let groups = PageWriter.group(items, by: { $0.source })
+        #expect(groups.map(\.key) == ["Movies", "Feed"])
+        #expect(groups.map(\.positions) == [[0, 1, 2, 6, 7], [3, 8]])
+        #expect(PageWriter.group(items, by: { _ in nil }).isEmpty)
     }
 }
 

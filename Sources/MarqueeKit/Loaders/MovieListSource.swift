@@ -112,9 +112,14 @@ public struct MovieListSource: Plugin {
                 var known = [Movie?](repeating: nil, count: indices.count)
                 var read: [Result<(MovieFields, Photo), BuildError>] = []
                 var keys: [UInt64] = []
-                for index in indices {
+                // The batch's movies hashed in one run over their bytes, before the memo's scattered reads.
+                let movieKeys = indices.map { index in
                     var key = keySeed
                     key.combine(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(list)[ranges[index]]))
+                    return key
+                }
+                for index in indices {
+                    let key = movieKeys[index - indices.lowerBound]
                     let record = memo.withRememberedBytes(for: key.value, MovieRecord.init(remembered:))
                     // Movies past the limit are only checked for syntax (as when the list is
                     // parsed whole): a recorded one was valid.

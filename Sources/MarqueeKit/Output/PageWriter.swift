@@ -165,19 +165,28 @@ public struct PageWriter: Plugin {
     static func group(_ items: [Item], by key: (Item) -> String?) -> [(key: String, positions: [Int])] {
         var groups: [(key: String, positions: [Int])] = []
         var numbers: [String: Int] = [:]
-        for (position, item) in items.enumerated() {
-            guard let value = key(item)?.trimmed(newlines: false), !value.isEmpty else { continue }
-            // The newest group's key is compared first: items of one source come one after
-            // another, and comparing the same string needs no hashing (a one-source gallery of
-            // 10,000 items spared that many dictionary lookups).
-            if let last = groups.indices.last, groups[last].key == value {
-                groups[last].positions.append(position)
-            } else if let number = numbers[value] {
+        // The key as the last item with one gave it, and its group: items of one source come one
+        // after another, usually sharing the very string, which compares equal without being read
+        // (a one-source gallery of 10,000 items is spared that many trims and dictionary lookups).
+        var previous: (given: String, group: Int)?
+        for position in items.indices {
+            guard let given = key(items[position]) else { continue }
+            if let previous, previous.given == given {
+                groups[previous.group].positions.append(position)
+                continue
+            }
+            let value = given.trimmed(newlines: false)
+            guard !value.isEmpty else { continue }
+            let number: Int
+            if let known = numbers[value] {
+                number = known
                 groups[number].positions.append(position)
             } else {
-                numbers[value] = groups.count
+                number = groups.count
+                numbers[value] = number
                 groups.append((value, [position]))
             }
+            previous = (given, number)
         }
         return groups
     }

@@ -233,6 +233,12 @@ extension UnsafeRawBufferPointer {
     /// The bytes from `offset` to the end (fewer than eight) as one little-endian word, the
     /// first byte lowest: what eight-bytes-at-a-time hashes mix in last.
     func tailWord(from offset: Int) -> UInt64 {
+        let remaining = count - offset
+        if remaining <= 0 { return 0 }
+        if count >= 8 {
+            // The last eight bytes in one load, the bytes before the tail shifted out.
+            return loadUnaligned(fromByteOffset: count - 8, as: UInt64.self).littleEndian >> UInt64(64 - 8 * remaining)
+        }
         var tail: UInt64 = 0
         var shift: UInt64 = 0
         for index in offset..<count {
