@@ -103,24 +103,26 @@ public struct MovieListSource: Plugin {
     private func readMovieByMovie(_ data: Data, folder: URL, display: String, memo: BuildMemo) -> [MovieBatch]? {
         data.withUnsafeBytes { raw -> [MovieBatch]? in
             let bytes = raw.bindMemory(to: UInt8.self)
-            guard let ranges = JSONLayout.objectElements(ofArrayUnder: "movies", in: bytes) else { return nil }
+            // Each movie's memo key, from its bytes hashed as soon as the scan finds them (read
+            // again later, from memory, they took several times as long to hash).
+            let keySeed = recordKeySeed(folder: folder)
+            var foundKeys: [UInt64] = []
+            guard let ranges = JSONLayout.objectElements(ofArrayUnder: "movies", in: bytes, found: { range in
+                var key = keySeed
+                key.combine(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[range]))
+                foundKeys.append(key.value)
+            }) else { return nil }
+            let movieKeys = foundKeys
             nonisolated(unsafe) let list = bytes
             let kept = Swift.min(ranges.count, limit ?? Int.max)
-            let keySeed = recordKeySeed(folder: folder)
             let hasSyntaxError = Locked(false)
             let movies = Self.inBatches(ranges.count) { indices -> MovieBatch in
                 var known = [Movie?](repeating: nil, count: indices.count)
                 var read: [Result<(MovieFields, Photo), BuildError>] = []
                 var keys: [UInt64] = []
-                // The batch's movies hashed in one run over their bytes, before the memo's scattered reads.
-                let movieKeys = indices.map { index in
-                    var key = keySeed
-                    key.combine(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(list)[ranges[index]]))
-                    return key
-                }
                 for index in indices {
-                    let key = movieKeys[index - indices.lowerBound]
-                    let record = memo.withRememberedBytes(for: key.value, MovieRecord.init(remembered:))
+                    let key = movieKeys[index]
+                    let record = memo.withRememberedBytes(for: key, MovieRecord.init(remembered:))
                     // Movies past the limit are only checked for syntax (as when the list is
                     // parsed whole): a recorded one was valid.
                     if index >= kept && record != nil { continue }
@@ -137,7 +139,7 @@ public struct MovieListSource: Plugin {
                     }
                     guard index < kept else { continue }
                     read.append(Result { () throws(BuildError) -> (MovieFields, Photo) in try self.read(value, at: index, display: display, folder: folder) })
-                    keys.append(key.value)
+                    keys.append(key)
                 }
                 let readIndices = indices.filter { known[$0 - indices.lowerBound] == nil && $0 < kept }
                 let fresh = readAndHash(read, folder: folder) { position, fields, photo in
