@@ -383,6 +383,11 @@ extension BuildState {
         /// The next field, up to a space (or the line's end when `last`), without the separator.
         func field(last: Bool = false) -> UnsafeBufferPointer<UInt8>? {
             let start = offset
+            if last, let base = bytes.baseAddress, offset < bytes.count {
+                // The line's last field (a path, most of its bytes): its end found by `memchr`.
+                let newline = memchr(base + offset, 0x0A, bytes.count - offset)
+                offset = newline.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? bytes.count
+            }
             while offset < bytes.count, bytes[offset] != UInt8(ascii: "\n"), last || bytes[offset] != UInt8(ascii: " ") { offset += 1 }
             guard offset < bytes.count else { return nil }
             if !last, bytes[offset] != UInt8(ascii: " ") { return nil }

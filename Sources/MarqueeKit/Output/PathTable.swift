@@ -59,11 +59,16 @@ struct PathTable<Value: Equatable & Sendable>: Sendable {
 
     /// The place of the entry whose path is `path`'s UTF-8 bytes.
     func place(ofBytes path: UnsafeBufferPointer<UInt8>) -> Int? {
+        place(ofBytes: path, hash: Self.hash(path))
+    }
+
+    /// ``place(ofBytes:)`` with the path's hash already worked out.
+    private func place(ofBytes path: UnsafeBufferPointer<UInt8>, hash: Int) -> Int? {
         guard !slots.isEmpty else { return nil }
         return bytes.withUnsafeBufferPointer { stored in
             slots.withUnsafeBufferPointer { slots in
                 let mask = slots.count - 1
-                var slot = Self.hash(path) & mask
+                var slot = hash & mask
                 while true {
                     let place = Int(slots[slot])
                     if place < 0 { return nil }
@@ -90,7 +95,10 @@ struct PathTable<Value: Equatable & Sendable>: Sendable {
 
     /// Sets the value of the entry whose path is the UTF-8 bytes `path` (nil removes it).
     mutating func set(_ value: Value?, forPath path: UnsafeBufferPointer<UInt8>) {
-        if let place = place(ofBytes: path) {
+        // Hashed once, for the lookup and for the new entry's slot (a large state's 20,000 paths
+        // are all new to the table that reads it).
+        let hash = Self.hash(path)
+        if let place = place(ofBytes: path, hash: hash) {
             set(value, at: place)
             return
         }
@@ -100,7 +108,7 @@ struct PathTable<Value: Equatable & Sendable>: Sendable {
         ends.append(bytes.count)
         values.append(value)
         count += 1
-        insertSlot(for: ends.count - 1, hash: Self.hash(path))
+        insertSlot(for: ends.count - 1, hash: hash)
     }
 
     /// Sets the value of the entry at `place` (nil removes it).

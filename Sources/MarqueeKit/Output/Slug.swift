@@ -5,16 +5,22 @@ public enum Slug {
     /// A slug made from `title`: lowercase ASCII letters, digits and single hyphens, at most 60
     /// characters. Empty when the title has nothing usable (emoji only, punctuation only).
     public static func make(_ title: String) -> String {
-        // ASCII needs no folding (the loop lowercases), and folding is slow.
-        let folded = title.utf8.allSatisfy({ $0 < 0x80 }) ? title
-            : title.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
-        // Only ASCII letters and digits are kept, so the UTF-8 bytes can be read instead of the
-        // scalars: every byte of a non-ASCII scalar is 0x80 or more, a separator like any other.
-        // Made in a buffer on the stack: an array per title was an allocation for each.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength + 1) { slug -> String in
+        // ASCII needs no folding (the loop lowercases), and folding is slow. Both read the UTF-8
+        // in place: going through `String.UTF8View` cost several times the loop itself.
+        var title = title
+        if let slug = title.withUTF8({ utf8 in utf8.allSatisfy { $0 < 0x80 } ? make(fromUTF8: utf8) : nil }) { return slug }
+        var folded = title.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        return folded.withUTF8(make(fromUTF8:))
+    }
+
+    /// The slug of some UTF-8: only ASCII letters and digits are kept, so the bytes can be read
+    /// instead of the scalars (every byte of a non-ASCII scalar is 0x80 or more, a separator like
+    /// any other). Made in a buffer on the stack: an array per title was an allocation for each.
+    private static func make(fromUTF8 utf8: UnsafeBufferPointer<UInt8>) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength + 1) { slug -> String in
             var count = 0
             var pendingHyphen = false
-            for byte in folded.utf8 {
+            for byte in utf8 {
                 let kept: UInt8
                 switch byte {
                 case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): kept = byte

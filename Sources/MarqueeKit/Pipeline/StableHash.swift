@@ -231,7 +231,9 @@ public enum StableHash {
 
 extension UnsafeRawBufferPointer {
     /// The bytes from `offset` to the end (fewer than eight) as one little-endian word, the
-    /// first byte lowest: what eight-bytes-at-a-time hashes mix in last.
+    /// first byte lowest: what eight-bytes-at-a-time hashes mix in last. Read with at most three
+    /// loads, never past the end (short strings, most of what a build hashes, end in one).
+    @inline(__always)
     func tailWord(from offset: Int) -> UInt64 {
         let remaining = count - offset
         if remaining <= 0 { return 0 }
@@ -240,10 +242,20 @@ extension UnsafeRawBufferPointer {
             return loadUnaligned(fromByteOffset: count - 8, as: UInt64.self).littleEndian >> UInt64(64 - 8 * remaining)
         }
         var tail: UInt64 = 0
+        var position = offset
         var shift: UInt64 = 0
-        for index in offset..<count {
-            tail |= UInt64(self[index]) << shift
-            shift += 8
+        if count - position >= 4 {
+            tail = UInt64(loadUnaligned(fromByteOffset: position, as: UInt32.self).littleEndian)
+            position += 4
+            shift = 32
+        }
+        if count - position >= 2 {
+            tail |= UInt64(loadUnaligned(fromByteOffset: position, as: UInt16.self).littleEndian) << shift
+            position += 2
+            shift += 16
+        }
+        if count - position >= 1 {
+            tail |= UInt64(self[position]) << shift
         }
         return tail
     }
