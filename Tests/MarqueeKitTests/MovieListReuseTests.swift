@@ -66,6 +66,36 @@ struct MovieListReuseTests {
         #expect(second.allSatisfy { $0.bodyIsUndecoded }, "every movie reused")
     }
 
+    /// Movies read movie by movie carry their origin (their bytes' memo key and photo URL), the
+    /// same whether read or reused, different for a changed movie; the build's fingerprint takes
+    /// it, and any change to an item after loading drops it, so the fingerprint sees the change.
+    @Test func moviesCarryTheirOriginUntilChanged() async throws {
+        let folder = try TestSupport.temporaryFolder()
+        let read = try await Self.load(Self.list, in: folder)
+        let reused = try await Self.load(Self.list, in: folder)
+        #expect(reused.allSatisfy { $0.bodyIsUndecoded })
+        #expect(read.allSatisfy { $0.originDigest != nil })
+        #expect(read.map(\.originDigest) == reused.map(\.originDigest))
+        #expect(Set(read.map(\.originDigest)).count == read.count)
+        let changed = try await Self.load(Self.list.replacingOccurrences(of: "Text with", with: "Text, with"), in: folder)
+        #expect(changed[0].originDigest != read[0].originDigest && changed[1...].map(\.originDigest) == read[1...].map(\.originDigest))
+        // Parsed whole (another shape), the movies have no origin: their fields are hashed.
+        #expect(try await Self.load(String(Self.list.dropLast()) + #", "other": 0}"#, in: folder).allSatisfy { $0.originDigest == nil })
+
+        func fingerprint(_ items: [Item]) -> String {
+            var items = items
+            return BuildState.fingerprint(items: &items, contentStamps: "", environment: "")
+        }
+        #expect(fingerprint(read) == fingerprint(reused))
+        var edited = reused
+        edited[3].title = "Edited by a plugin"
+        #expect(edited[3].originDigest == nil && reused[3].originDigest != nil)
+        #expect(fingerprint(edited) != fingerprint(reused))
+        var restored = edited
+        restored[3].title = reused[3].title
+        #expect(fingerprint(restored) != fingerprint(reused), "hashed by fields, not by origin")
+    }
+
     @Test func changedMoviesAreReadAgain() async throws {
         let folder = try TestSupport.temporaryFolder()
         _ = try await Self.load(Self.list, in: folder)

@@ -126,7 +126,8 @@ public struct MovieListSource: Plugin {
                     // Movies past the limit are only checked for syntax (as when the list is
                     // parsed whole): a recorded one was valid.
                     if index >= kept && record != nil { continue }
-                    if let record, let fields = record.fields(in: ranges[index], of: list, document: data, folder: folder) {
+                    if let record, var fields = record.fields(in: ranges[index], of: list, document: data, folder: folder) {
+                        fields.0.origin = key
                         known[index - indices.lowerBound] = movie(fields.0, photo: fields.1, folder: folder)
                         continue
                     }
@@ -138,7 +139,11 @@ public struct MovieListSource: Plugin {
                         return MovieBatch(start: indices.lowerBound)
                     }
                     guard index < kept else { continue }
-                    read.append(Result { () throws(BuildError) -> (MovieFields, Photo) in try self.read(value, at: index, display: display, folder: folder) })
+                    read.append(Result { () throws(BuildError) -> (MovieFields, Photo) in
+                        var read = try self.read(value, at: index, display: display, folder: folder)
+                        read.0.origin = key
+                        return read
+                    })
                     keys.append(key)
                 }
                 let readIndices = indices.filter { known[$0 - indices.lowerBound] == nil && $0 < kept }
@@ -257,13 +262,22 @@ public struct MovieListSource: Plugin {
         /// ``Item/bodyDigest`` of the item's body.
         var bodyDigest: UInt64
         var idParts = StableHash.Parts()
+        /// The movie's memo key (its bytes, the source's name and the list's folder), when known.
+        var origin: UInt64?
 
         func item(image: ImageCandidate?, source: String, folder: URL) -> Item {
             var id = idParts
             id.add(image?.url ?? "")
+            // The item's origin: the movie's and its photo's URL (a local photo's depends on the file).
+            let originDigest = origin.map { origin in
+                var hasher = StableHasher("movie-origin")
+                hasher.combine(Int(truncatingIfNeeded: origin))
+                hasher.combine(image?.url ?? "")
+                return hasher.value
+            }
             return Item(
                 id: "movie-" + id.hex, source: source, title: title, intro: intro, storedBody: body, bodyDigest: bodyDigest,
-                images: image.map { [$0] } ?? [])
+                images: image.map { [$0] } ?? [], originDigest: originDigest)
         }
     }
 

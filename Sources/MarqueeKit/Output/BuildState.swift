@@ -238,7 +238,14 @@ struct BuildState: Equatable {
         // reflection is slow), then their hashes in order. Each body's digest stays on its item
         // for the markup stage's key.
         let itemHashes = items.concurrentUpdate { item in
+            let origin = item.originDigest
             item.recordBodyDigest()
+            // What the item was made from, when its loader knows (most of a large list's movies).
+            if let origin {
+                var hasher = StableHasher("origin")
+                hasher.combine(Int(truncatingIfNeeded: origin))
+                return hasher.value
+            }
             var hasher = StableHasher()
             hasher.combine(Int(truncatingIfNeeded: item.bodyDigest))
             // Every other field, the way page digests take them (most are still empty here).

@@ -107,6 +107,10 @@ public struct Item: Sendable {
         get { storage.fields.markdownRendering }
         set { writable.fields.markdownRendering = newValue }
     }
+    /// A hash of everything the item was made from, when its loader knows one (a movie's bytes
+    /// and what else its item depends on): equal origins make equal items, so the build's
+    /// fingerprint takes it instead of hashing the fields. Any change to the item clears it.
+    var originDigest: UInt64? { storage.fields.originDigest }
     /// ``bodyDigest``, once recorded in this build; cleared when `body` changes.
     private var knownBodyDigest: UInt64? { storage.fields.bodyDigest }
     /// What ``bodyHTMLDigest`` is, when the stage that set `bodyHTML` knew it; cleared when
@@ -122,7 +126,7 @@ public struct Item: Sendable {
         storage = Storage(Fields(
             id: id, source: source, title: title, link: link, intro: intro, body: .given(body), bodyHTML: .text(""), images: images,
             author: author, date: date, tags: tags, slug: "", cell: nil, badges: [], metadata: ItemMetadata(),
-            markdownRendering: nil, bodyDigest: nil, bodyHTMLDigest: nil))
+            markdownRendering: nil, bodyDigest: nil, bodyHTMLDigest: nil, originDigest: nil))
     }
 
     /// The stored fields, each documented on the property above that reads it.
@@ -145,6 +149,7 @@ public struct Item: Sendable {
         var markdownRendering: MarkdownRendering?
         var bodyDigest: UInt64?
         var bodyHTMLDigest: UInt64?
+        var originDigest: UInt64?
     }
 
     /// What ``markdownRendering`` holds.
@@ -174,10 +179,12 @@ public struct Item: Sendable {
 
     private var storage: Storage
 
-    /// The storage, copied first when another item shares it.
+    /// The storage, copied first when another item shares it; the item no longer is what its
+    /// origin made (``originDigest``).
     private var writable: Storage {
         mutating get {
             if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+            storage.fields.originDigest = nil
             return storage
         }
     }
@@ -224,11 +231,15 @@ extension Item {
     /// An item whose body is `storedBody`, with its ``bodyDigest`` worked out by the source: a
     /// rebuild takes an unchanged movie's description from the list's bytes, decoded only when
     /// read, and the built-in stages only ever need its digest, unless it changed.
-    init(id: String, source: String, title: String, intro: String, storedBody: StoredBody, bodyDigest: UInt64, images: [ImageCandidate]) {
+    init(
+        id: String, source: String, title: String, intro: String, storedBody: StoredBody, bodyDigest: UInt64, images: [ImageCandidate],
+        originDigest: UInt64? = nil
+    ) {
         self.init(id: id, source: source, title: title, intro: intro, body: .text(""), images: images)
         // The storage was just made: nothing else holds it.
         storage.fields.body = storedBody
         storage.fields.bodyDigest = bodyDigest
+        storage.fields.originDigest = originDigest
     }
 
     /// True while `body` is still in its source's bytes, not yet decoded (for tests).
