@@ -64,6 +64,10 @@ struct SlugTests {
         var numbered = ["A", "A", "A 3", "A", "A"].enumerated().map { Item(id: "n\($0.offset)", source: "s", title: $0.element, body: .text("")) }
         Slug.assign(to: &numbered)
         #expect(numbered.map(\.slug) == ["a", "a-2", "a-3", "a-4", "a-5"])
+        for counter in [2, 9, 10, 99, 100, 12_345, 1_000_000] {
+            #expect(Slug.suffixed("an-é-slug", counter) == "an-é-slug-\(counter)")
+            #expect(PageWriter.detailPath(slug: "an-é-slug-\(counter)") == "items/an-é-slug-\(counter)/index.html")
+        }
     }
 
     /// Ids and slugs come from feeds: strings chosen so that a hash anybody can work out puts

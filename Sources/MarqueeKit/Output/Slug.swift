@@ -74,23 +74,48 @@ public enum Slug {
         assign(to: &items, bases: items.concurrentMap(base(for:)))
     }
 
+    /// `base-counter`, made in one allocation (a repeated title's slug is made this way for most
+    /// items of a large list whose titles repeat).
+    static func suffixed(_ base: String, _ counter: Int) -> String {
+        var digits = 1
+        var rest = counter / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        var base = base
+        return base.withUTF8 { base in
+            String(unsafeUninitializedCapacity: base.count + 1 + digits) { buffer in
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[..<base.count]).initialize(from: base)
+                buffer[base.count] = UInt8(ascii: "-")
+                var rest = counter
+                for position in (base.count + 1..<base.count + 1 + digits).reversed() {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                return base.count + 1 + digits
+            }
+        }
+    }
+
     /// Gives every item a unique slug from its ``base(for:)`` (`bases` in the items' order).
     public static func assign(to items: inout [Item], bases: [Base]) {
         precondition(bases.count == items.count, "one slug base per item")
         var taken = HashedStringSet(capacity: items.count)
-        // The next suffix to try per base, by the base's member number in `taken`: every lower one
-        // is already taken, and stays so. (Starting from 2 each time made 500 items named alike
-        // cost 125,000 lookups.)
-        var nextSuffix: [Int: Int] = [:]
+        // The next suffix to try per base, by the base's member number in `taken` (0 until the
+        // base repeats): every lower one is already taken, and stays so. (Starting from 2 each
+        // time made 500 items named alike cost 125,000 lookups.)
+        var nextSuffix: [Int] = []
         for index in items.indices {
             let base = bases[index]
             var slug = base.slug
             // Most bases are free: one insertion and done.
             let (inserted, member) = taken.insertOrFind(base.slug, hash: base.hash)
             if !inserted {
-                var counter = nextSuffix[member] ?? 2
+                if member >= nextSuffix.count { nextSuffix += repeatElement(0, count: member + 1 - nextSuffix.count) }
+                var counter = Swift.max(nextSuffix[member], 2)
                 repeat {
-                    slug = base.slug + "-" + String(counter)
+                    slug = suffixed(base.slug, counter)
                     counter += 1
                 } while !taken.insert(slug, hash: HashedStringSet.hash(slug))
                 nextSuffix[member] = counter
