@@ -888,6 +888,12 @@ struct BuildStateTests {
         let text = state.text
         #expect(BuildState(text: String(text.dropLast(3))) == nil)
         #expect(BuildState(text: text.replacingOccurrences(of: "1200 ", with: "12x0 ")) == nil)
+        #expect(BuildState(text: text.replacingOccurrences(of: "1200 ", with: "12345678901234567890 ")) == nil)
+        #expect(BuildState(text: text.replacingOccurrences(of: "1200 ", with: "1200\n")) == nil)
+        #expect(BuildState(text: text.replacingOccurrences(of: "d 2 - items\n", with: "d 2 -\n")) == nil)
+        // A digest that is not sixteen hex digits at most reads as none recorded.
+        let longDigest = BuildState(text: text.replacingOccurrences(of: " ffffffffffffffff ", with: " fffffffffffffffff "))
+        #expect(longDigest?.files["items/a b/index.html"] == FileRecord(stamp: FileStamp(size: 0, modified: -5), digest: nil))
         #expect(BuildState(text: text.replacingOccurrences(of: BuildState.version, with: "marquee-0.0")) == nil)
         #expect(BuildState(text: "") == nil)
         #expect(BuildState(text: text)?.inputs == "9f0e")

@@ -424,6 +424,41 @@ extension BuildState {
                   magnitude <= UInt64(Int64.max) else { return nil }
             return negative ? -Int64(magnitude) : Int64(magnitude)
         }
+        /// The decimal number (maybe negative) up to the next space, and the space; nil when the
+        /// bytes there are not one. Read as it is scanned: a file's line is mostly numbers.
+        func decimal() -> Int64? {
+            let negative = offset < bytes.count && bytes[offset] == UInt8(ascii: "-")
+            if negative { offset += 1 }
+            let start = offset
+            var magnitude: UInt64 = 0
+            while offset < bytes.count, case let digit = bytes[offset] &- UInt8(ascii: "0"), digit < 10, offset - start < 19 {
+                magnitude = magnitude &* 10 &+ UInt64(digit)
+                offset += 1
+            }
+            guard offset > start, offset < bytes.count, bytes[offset] == UInt8(ascii: " "), magnitude <= UInt64(Int64.max) else { return nil }
+            offset += 1
+            return negative ? -Int64(magnitude) : Int64(magnitude)
+        }
+        /// The digest field up to the next space, and the space: its hex value, or nil inside
+        /// when it is not hex (`-`: none recorded); nil when the line ends first.
+        func digestField() -> UInt64?? {
+            let start = offset
+            var value: UInt64 = 0
+            var isHex = true
+            while offset < bytes.count {
+                let byte = bytes[offset]
+                if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") { break }
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value &<< 4 | UInt64(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value &<< 4 | UInt64(byte - UInt8(ascii: "a") + 10)
+                default: isHex = false
+                }
+                offset += 1
+            }
+            guard offset < bytes.count, bytes[offset] == UInt8(ascii: " ") else { return nil }
+            offset += 1
+            return .some(isHex && offset - 1 > start && offset - 1 - start <= 16 ? value : nil)
+        }
         // About one line per 50 bytes (not trusting the summary's count: the file may be damaged);
         // about as many folders as files when every page has its own.
         var files = PathTable<FileRecord>(minimumCapacity: bytes.count / 50)
@@ -433,6 +468,22 @@ extension BuildState {
         var summary: (fingerprint: String, environment: String, inputs: String, items: Int, pages: Int)?
         var endsWithSummary = false
         while offset < bytes.count {
+            // A file's line (`SIZE TIME DIGEST PATH`) or a folder's (`d TIME - PATH`), read as
+            // scanned; anything else (the summary, or damage) field by field below.
+            let lead = bytes[offset]
+            let isFolder = lead == UInt8(ascii: "d") && offset + 1 < bytes.count && bytes[offset + 1] == UInt8(ascii: " ")
+            if isFolder || lead == UInt8(ascii: "-") || lead &- UInt8(ascii: "0") < 10 {
+                endsWithSummary = false
+                if isFolder { offset += 2 }
+                let size = isFolder ? 0 : decimal()
+                guard let size, let time = decimal(), let digest = digestField(), let path = field(last: true) else { return nil }
+                if isFolder {
+                    folders.set(time, forPath: path)
+                } else {
+                    files.set(FileRecord(stamp: FileStamp(size: size, modified: time), digest: digest), forPath: path)
+                }
+                continue
+            }
             let first = field()
             // Lengths first: a generic comparison per line cost more than reading its numbers.
             if let first, first.count == versionBytes.count, first.elementsEqual(versionBytes) {
