@@ -270,15 +270,17 @@ public struct MovieListSource: Plugin {
             id.add(image?.url ?? "")
             // The item's origin: the movie's and its photo's URL (a local photo's depends on the file).
             let originDigest = origin.map { origin in
-                var hasher = StableHasher("movie-origin")
+                var hasher = Self.originNamespace
                 hasher.combine(Int(truncatingIfNeeded: origin))
                 hasher.combine(image?.url ?? "")
                 return hasher.value
             }
             return Item(
-                id: "movie-" + id.hex, source: source, title: title, intro: intro, storedBody: body, bodyDigest: bodyDigest,
+                id: id.hex(prefixedBy: "movie-"), source: source, title: title, intro: intro, storedBody: body, bodyDigest: bodyDigest,
                 images: image.map { [$0] } ?? [], originDigest: originDigest)
         }
+
+        private static let originNamespace = StableHasher("movie-origin")
     }
 
     private static func path(of index: Int) -> String { "movies[\(index)]" }

@@ -135,6 +135,9 @@ public enum StableHash {
         /// The hash of the parts so far, as 16 hex digits.
         public var hex: String { StableHash.hexDigits(hash) }
 
+        /// ``hex`` after `prefix`, made as one string.
+        func hex(prefixedBy prefix: StaticString) -> String { StableHash.hexDigits(hash, prefixedBy: prefix) }
+
         /// The hash so far, to be carried on with ``init(state:)``.
         var state: UInt64 { hash }
 
@@ -217,14 +220,17 @@ public enum StableHash {
         }
     }
 
-    /// `hash` as 16 lowercase hex digits, made in place (every item's id is one).
-    static func hexDigits(_ hash: UInt64) -> String {
-        String(unsafeUninitializedCapacity: 16) { buffer in
+    /// `hash` as 16 lowercase hex digits after `prefix` (ASCII), made in place in one allocation
+    /// (every item's id is one).
+    static func hexDigits(_ hash: UInt64, prefixedBy prefix: StaticString = "") -> String {
+        let prefixLength = prefix.utf8CodeUnitCount
+        return String(unsafeUninitializedCapacity: prefixLength + 16) { buffer in
+            for position in 0..<prefixLength { buffer[position] = prefix.utf8Start[position] }
             let digits: StaticString = "0123456789abcdef"
             for position in 0..<16 {
-                buffer[position] = digits.utf8Start[Int(truncatingIfNeeded: hash >> UInt64(60 - 4 * position)) & 0xF]
+                buffer[prefixLength + position] = digits.utf8Start[Int(truncatingIfNeeded: hash >> UInt64(60 - 4 * position)) & 0xF]
             }
-            return 16
+            return prefixLength + 16
         }
     }
 }
