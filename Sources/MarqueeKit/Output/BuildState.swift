@@ -299,9 +299,10 @@ struct BuildState: Equatable {
                     let parentLength = path.lastIndex(of: UInt8(ascii: "/")) ?? 0
                     let parent = UnsafeBufferPointer(rebasing: path[..<parentLength])
                     let grandparentLength = parent.lastIndex(of: UInt8(ascii: "/")) ?? 0
-                    let untouched = lookup.status(ofPath: path, from: grandparentLength).map(FileStamp.init) == record.stamp
+                    var info = stat()
+                    let untouched = lookup.status(ofPath: path, from: grandparentLength, into: &info) && FileStamp(info) == record.stamp
                     guard let folder = folders.place(ofBytes: parent), let time = folders.value(at: folder) else { return (untouched, nil, true) }
-                    return (untouched, folder, lookup.status(ofPath: parent, from: grandparentLength)?.modifiedNanoseconds == time)
+                    return (untouched, folder, lookup.status(ofPath: parent, from: grandparentLength, into: &info) && info.modifiedNanoseconds == time)
                 }
             }
         }.flatMap { $0 }
