@@ -1404,6 +1404,21 @@ struct InputFileTests {
         #expect(error.description.contains("Content/list.json"))
         #expect(error.description.contains("changed while the build was reading it"))
 
+        // The build keeps watching the file, not its mapping: that goes with its last reader.
+        func isMapped(_ file: URL) throws -> Bool {
+            try String(contentsOfFile: "/proc/self/maps", encoding: .utf8).contains(file.path)
+        }
+        let released = folder.appending(path: "released.json"), watching = try self.context(folder)
+        try bytes.write(to: released)
+        do {
+            let read = try InputFile.read(released, display: "Content/released.json", in: watching)
+            #expect(try isMapped(released) && read.count == bytes.count)
+        }
+        #expect(try !isMapped(released))
+        #expect(watching.inputChangedWhileRead() == nil)
+        try Data("{}".utf8).write(to: released)  // in place: the same file, shorter
+        #expect(watching.inputChangedWhileRead()?.description.contains("Content/released.json") == true)
+
         // Replaced by a new file (written beside it and renamed): the mapped bytes stay as read.
         let other = try self.context(folder)
         try bytes.write(to: file)

@@ -26,7 +26,7 @@ public enum InputFile {
         let data: Data
         if size >= mappedSize, let mapped = MappedInput(path: file.path) {
             try checkSize(mapped.bytes.count)  // the file may have grown since
-            context.watch(mapped, display: display)
+            context.watch(mapped.watch, display: display)
             data = mapped.data
         } else {
             do {

@@ -7,49 +7,41 @@ import Foundation
 ///
 /// Another program may cut the file short while it is mapped (an editor saving in place
 /// truncates it first). The mapping is guarded (`marquee_input_guard_add`): its missing pages
-/// read as zeros instead of ending the program with SIGBUS, and ``hasChanged`` tells the build
+/// read as zeros instead of ending the program with SIGBUS, and its ``watch`` tells the build
 /// that the bytes it read are not a whole version of the file, so that it stops before writing.
 final class MappedInput: @unchecked Sendable {
     /// The file's bytes as they were mapped; they stay valid (or zeros) while this object lives.
     let bytes: UnsafeRawBufferPointer
+    /// Whether the file changed since it was mapped; it outlives the mapping when a build keeps
+    /// it (the mapping goes as soon as nothing reads it: a 100,000-item list is 135 MB).
+    let watch: InputWatch
     private let mappedLength: Int
-    private let descriptor: Int32
     private let guardNumber: Int32
-    /// The file's size and modification time when it was mapped.
-    private let mappedStamp: Stamp
 
     /// Maps the file at `path`; nil when it cannot be mapped (it is then read the usual way, which
     /// reports why), or when every guard is in use.
     init?(path: String) {
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        guard let stamp = Stamp(descriptor), stamp.size > 0 else {
-            close(descriptor)
-            return nil
-        }
+        guard let watch = InputWatch(path: path), watch.mappedStamp.size > 0 else { return nil }
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let length = (stamp.size + pageSize - 1) / pageSize * pageSize
+        let length = (watch.mappedStamp.size + pageSize - 1) / pageSize * pageSize
         // The page cache's pages, mapped at once (`MAP_POPULATE`): no copy, no page faults later.
-        guard let start = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0), start != MAP_FAILED else {
-            close(descriptor)
+        guard let start = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, watch.descriptor, 0), start != MAP_FAILED else {
             return nil
         }
         let guardNumber = marquee_input_guard_add(start, length)
         guard guardNumber >= 0 else {
             munmap(start, length)
-            close(descriptor)
             return nil
         }
+        self.watch = watch
         self.guardNumber = guardNumber
         mappedLength = length
-        mappedStamp = stamp
-        bytes = UnsafeRawBufferPointer(start: start, count: stamp.size)
+        bytes = UnsafeRawBufferPointer(start: start, count: watch.mappedStamp.size)
     }
 
     deinit {
         marquee_input_guard_remove(guardNumber)
         munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), mappedLength)
-        close(descriptor)
     }
 
     /// The bytes as `Data`, which keeps the mapping alive.
@@ -58,17 +50,36 @@ final class MappedInput: @unchecked Sendable {
             withExtendedLifetime(self) {}
         })
     }
+}
 
-    /// Whether the mapped file was written to since it was mapped (its size or modification time
-    /// differ): what was read from it may then mix two versions, or hold zeros where it was cut.
-    /// A new file saved in its place (the usual way editors save) leaves the mapped one as it
-    /// was, and is read by the next build.
+/// An input file held open to tell whether it was written to since it was opened.
+final class InputWatch: Sendable {
+    fileprivate let descriptor: Int32
+    /// The file's size and modification time when it was opened.
+    fileprivate let mappedStamp: Stamp
+
+    fileprivate init?(path: String) {
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        guard let stamp = Stamp(descriptor) else {
+            close(descriptor)
+            return nil
+        }
+        mappedStamp = stamp
+    }
+
+    deinit { close(descriptor) }
+
+    /// Whether the file was written to since it was opened (its size or modification time
+    /// differ): what was read from a mapping of it may then mix two versions, or hold zeros where
+    /// it was cut. A new file saved in its place (the usual way editors save) leaves the opened
+    /// one as it was, and is read by the next build.
     var hasChanged: Bool {
         Stamp(descriptor) != mappedStamp
     }
 
     /// What tells versions of a file apart.
-    private struct Stamp: Equatable {
+    fileprivate struct Stamp: Equatable {
         let size: Int
         let modified: timespec
 

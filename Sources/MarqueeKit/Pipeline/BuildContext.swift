@@ -17,7 +17,7 @@ public final class BuildContext: Sendable {
 
     private let warningList = Locked<[BuildWarning]>([])
     private let releasedLater = Locked<[any Sendable]>([])
-    private let mappedInputs = Locked<[(display: String, file: MappedInput)]>([])
+    private let mappedInputs = Locked<[(display: String, watch: InputWatch)]>([])
     private let progress: @Sendable (String) -> Void
 
     /// Creates the context of one build; `progress` receives progress lines and warnings.
@@ -60,10 +60,10 @@ public final class BuildContext: Sendable {
         }
     }
 
-    /// Keeps `file`, an input mapped by ``InputFile/read(_:display:in:)``, to be checked by
-    /// ``inputChangedWhileRead()``.
-    func watch(_ file: MappedInput, display: String) {
-        mappedInputs.withLock { $0.append((display, file)) }
+    /// Keeps the watch of an input mapped by ``InputFile/read(_:display:in:)``, to be checked
+    /// by ``inputChangedWhileRead()`` (not the mapping, which goes when nothing reads it).
+    func watch(_ watch: InputWatch, display: String) {
+        mappedInputs.withLock { $0.append((display, watch)) }
     }
 
     /// An error naming the first input file that was written to while this build read it in
@@ -71,7 +71,7 @@ public final class BuildContext: Sendable {
     /// output, and when it fails: a file cut short reads as zeros, so the reason it failed on
     /// (a syntax error in half a file) would mislead.
     func inputChangedWhileRead() -> BuildError? {
-        guard let changed = mappedInputs.withLock({ $0.first { $0.file.hasChanged } }) else { return nil }
+        guard let changed = mappedInputs.withLock({ $0.first { $0.watch.hasChanged } }) else { return nil }
         return BuildError(file: changed.display, "the file changed while the build was reading it; nothing was written. Build again once it is saved.")
     }
 
