@@ -21,9 +21,9 @@ final class MappedInput: @unchecked Sendable {
     /// Maps the file at `path`; nil when it cannot be mapped (it is then read the usual way, which
     /// reports why), or when every guard is in use.
     init?(path: String) {
-        guard let watch = InputWatch(path: path), watch.mappedStamp.size > 0 else { return nil }
+        guard let watch = InputWatch(path: path), watch.openedStamp.size > 0 else { return nil }
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let length = (watch.mappedStamp.size + pageSize - 1) / pageSize * pageSize
+        let length = (watch.openedStamp.size + pageSize - 1) / pageSize * pageSize
         // The page cache's pages, mapped at once (`MAP_POPULATE`): no copy, no page faults later.
         guard let start = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, watch.descriptor, 0), start != MAP_FAILED else {
             return nil
@@ -36,7 +36,7 @@ final class MappedInput: @unchecked Sendable {
         self.watch = watch
         self.guardNumber = guardNumber
         mappedLength = length
-        bytes = UnsafeRawBufferPointer(start: start, count: watch.mappedStamp.size)
+        bytes = UnsafeRawBufferPointer(start: start, count: watch.openedStamp.size)
     }
 
     deinit {
@@ -56,7 +56,7 @@ final class MappedInput: @unchecked Sendable {
 final class InputWatch: Sendable {
     fileprivate let descriptor: Int32
     /// The file's size and modification time when it was opened.
-    fileprivate let mappedStamp: Stamp
+    fileprivate let openedStamp: Stamp
 
     fileprivate init?(path: String) {
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -65,7 +65,7 @@ final class InputWatch: Sendable {
             close(descriptor)
             return nil
         }
-        mappedStamp = stamp
+        openedStamp = stamp
     }
 
     deinit { close(descriptor) }
@@ -75,7 +75,7 @@ final class InputWatch: Sendable {
     /// it was cut. A new file saved in its place (the usual way editors save) leaves the opened
     /// one as it was, and is read by the next build.
     var hasChanged: Bool {
-        Stamp(descriptor) != mappedStamp
+        Stamp(descriptor) != openedStamp
     }
 
     /// What tells versions of a file apart.
