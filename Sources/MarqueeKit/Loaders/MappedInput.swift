@@ -23,7 +23,7 @@ final class MappedInput: @unchecked Sendable {
     init?(path: String) {
         guard let watch = InputWatch(path: path), watch.openedStamp.size > 0 else { return nil }
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let length = (watch.openedStamp.size + pageSize - 1) / pageSize * pageSize
+        let length = (Int(watch.openedStamp.size) + pageSize - 1) / pageSize * pageSize
         // The page cache's pages, mapped at once (`MAP_POPULATE`): no copy, no page faults later.
         guard let start = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, watch.descriptor, 0), start != MAP_FAILED else {
             return nil
@@ -36,7 +36,7 @@ final class MappedInput: @unchecked Sendable {
         self.watch = watch
         self.guardNumber = guardNumber
         mappedLength = length
-        bytes = UnsafeRawBufferPointer(start: start, count: watch.openedStamp.size)
+        bytes = UnsafeRawBufferPointer(start: start, count: Int(watch.openedStamp.size))
     }
 
     deinit {
@@ -55,13 +55,14 @@ final class MappedInput: @unchecked Sendable {
 /// An input file held open to tell whether it was written to since it was opened.
 final class InputWatch: Sendable {
     fileprivate let descriptor: Int32
-    /// The file's size and modification time when it was opened.
-    fileprivate let openedStamp: Stamp
+    /// The file's device, inode, size and modification time when it was opened (the theme's
+    /// mapped files are told apart the same way).
+    fileprivate let openedStamp: MappedFile.Stamp
 
     fileprivate init?(path: String) {
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
-        guard let stamp = Stamp(descriptor) else {
+        guard let stamp = Self.stamp(descriptor) else {
             close(descriptor)
             return nil
         }
@@ -70,28 +71,17 @@ final class InputWatch: Sendable {
 
     deinit { close(descriptor) }
 
-    /// Whether the file was written to since it was opened (its size or modification time
-    /// differ): what was read from a mapping of it may then mix two versions, or hold zeros where
-    /// it was cut. A new file saved in its place (the usual way editors save) leaves the opened
-    /// one as it was, and is read by the next build.
+    /// Whether the file was written to since it was opened (its stamp differs): what was read
+    /// from a mapping of it may then mix two versions, or hold zeros where it was cut. A new file
+    /// saved in its place (the usual way editors save) leaves the opened one as it was, and is
+    /// read by the next build.
     var hasChanged: Bool {
-        Stamp(descriptor) != openedStamp
+        Self.stamp(descriptor) != openedStamp
     }
 
-    /// What tells versions of a file apart.
-    fileprivate struct Stamp: Equatable {
-        let size: Int
-        let modified: timespec
-
-        init?(_ descriptor: Int32) {
-            var status = stat()
-            guard fstat(descriptor, &status) == 0 else { return nil }
-            size = Int(status.st_size)
-            modified = status.st_mtim
-        }
-
-        static func == (a: Stamp, b: Stamp) -> Bool {
-            a.size == b.size && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
-        }
+    /// The file's stamp now; nil when it cannot be read.
+    private static func stamp(_ descriptor: Int32) -> MappedFile.Stamp? {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 ? MappedFile.Stamp(info) : nil
     }
 }
