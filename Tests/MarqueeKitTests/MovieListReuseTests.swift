@@ -96,6 +96,42 @@ struct MovieListReuseTests {
         #expect(fingerprint(restored) != fingerprint(reused), "hashed by fields, not by origin")
     }
 
+    /// The built-in stages keep a movie's origin through what they change (its HTML, slug and
+    /// cell depend only on it, the settings and what they fold in), so the pages of unchanged
+    /// movies are compared by origin; a slug numbered because of another movie changes it, and a
+    /// plugin's change drops it (the page digest is then made from the fields).
+    @Test func builtInStagesCarryTheOrigin() async throws {
+        let folder = try TestSupport.temporaryFolder()
+        func staged(_ list: String) async throws -> [Item] {
+            var items = try await Self.load(list, in: folder)
+            let context = BuildContext(root: folder, config: SiteConfig(title: "T"), theme: try Theme.load(siteRoot: folder), memo: BuildMemo())
+            try MarkupPlugin().transformItems(&items, in: context)
+            try NormalizePlugin().transformItems(&items, in: context)
+            try LayoutPlugin().layOutItems(&items, in: context)
+            return items
+        }
+        let first = try await staged(Self.list)
+        let second = try await staged(Self.list)
+        #expect(first.allSatisfy { $0.originDigest != nil && $0.cell != nil && !$0.slug.isEmpty } && !first[0].bodyHTML.isEmpty)
+        #expect(second.allSatisfy { $0.bodyIsUndecoded })
+        #expect(first.map(\.originDigest) == second.map(\.originDigest))
+        #expect(PageWriter.digests(of: first) == PageWriter.digests(of: second))
+
+        let retitled = try await staged(Self.list.replacingOccurrences(of: #""Title": "Plain""#, with: #""Title": "Blank photo""#))
+        #expect(retitled.map(\.slug) == first.map(\.slug).enumerated().map { $0.offset == 0 ? "blank-photo" : $0.offset == 3 ? "blank-photo-2" : $0.element })
+        #expect(retitled[3].originDigest != first[3].originDigest, "numbered, though its bytes did not change")
+        #expect([1, 2, 4].allSatisfy { retitled[$0].originDigest == first[$0].originDigest })
+        #expect(PageWriter.digests(of: retitled)[3] != PageWriter.digests(of: first)[3])
+
+        var edited = second
+        edited[2].intro = "Changed by a plugin"
+        #expect(edited[2].originDigest == nil && edited[1].originDigest != nil)
+        let digests = PageWriter.digests(of: edited)
+        #expect(digests[2] != PageWriter.digests(of: second)[2] && digests[1] == PageWriter.digests(of: second)[1])
+        edited[2].intro = second[2].intro
+        #expect(PageWriter.digests(of: edited)[2] != PageWriter.digests(of: second)[2], "made from the fields, not the origin")
+    }
+
     @Test func changedMoviesAreReadAgain() async throws {
         let folder = try TestSupport.temporaryFolder()
         _ = try await Self.load(Self.list, in: folder)

@@ -37,6 +37,9 @@ public struct LayoutPlugin: Plugin {
             key.combine(item.titleLine)
             key.combine(Int(truncatingIfNeeded: item.bodyHTMLDigest))
             key.combine(hasImage ? 1 : 0)
+            // The plan is the item's, made with the settings the key holds.
+            let origin = item.originDigest
+            defer { item.carryOrigin(origin, through: key.value) }
             if let known = memo.withRememberedBytes(for: key.value, LayoutEngine.LineCounts.init(memoText:)),
                known.title.count == engine.metrics.breakpoints.count {
                 item.cell = engine.plan(known, hasImage: hasImage)

@@ -24,10 +24,13 @@ public struct MarkupPlugin: Plugin {
         items.concurrentUpdate { item in
             let key = memoKey(bodyDigest: item.bodyDigest)
             let form = item.bodyForm
+            // The HTML is the item's body made with the settings, or the HTML its digest names.
+            let origin = item.originDigest
             // Markdown and HTML made before: the memo holds it (plain text is quicker made again).
             if form != .text, let known = memo.rememberedText(for: key) {
                 item.setBodyHTML(.remembered(known), digest: key)
                 if form == .markdown { item.markdownRendering = (key, smartPunctuation, nil) }
+                item.carryOrigin(origin, through: key)
                 return
             }
             let rendered = render(item.body, key: key, context: context)
@@ -36,6 +39,7 @@ public struct MarkupPlugin: Plugin {
             let digest = rendered.isPure ? key : Item.digest(ofHTML: rendered.html)
             item.setBodyHTML(.text(rendered.html), digest: digest)
             if form == .markdown { item.markdownRendering = (digest, smartPunctuation, rendered.textBlocks) }
+            item.carryOrigin(origin, through: digest)
         }
     }
 

@@ -53,6 +53,8 @@ struct PageRenderer {
         return context.config.baseURL.map { $0.absoluteString + image.url }
     }
 
+    private static let pageNamespace = StableHasher("page-3")
+
     /// Renders the page at `path` from `template` inside the layout and adds it to `output`, or
     /// keeps the previous build's copy when the page's inputs are the same as then. `inputs` is a
     /// digest of everything the page shows besides the site's settings (which the build state
@@ -65,7 +67,7 @@ struct PageRenderer {
         head: () -> PageHead, values bodyValues: () -> TemplateObject
     ) throws(BuildError) {
         let root = explicitRoot ?? SiteURL.relativeRoot(fromPage: path)
-        var hasher = StableHasher("page-3")
+        var hasher = Self.pageNamespace
         hasher.combine(template)
         hasher.combine(path)
         hasher.combine(root)

@@ -94,12 +94,17 @@ public struct PageWriter: Plugin {
             // The gallery page that shows the item.
             let home = galleryFolders[position / pageSize]
             let authorFolder = item.author.flatMap { authorLinks[$0] }
-            let sourceFolder = shownSources[item.source]
-            var inputs = StableHasher("item-page")
+            let sourceFolder = shownSources.isEmpty ? nil : shownSources[item.source]
+            // By number where a number tells (the gallery page; whether there is a folder).
+            var inputs = Self.itemPageNamespace
             inputs.combine(Int(truncatingIfNeeded: digests[position]))
-            inputs.combine(home)
-            inputs.combine(authorFolder ?? "\u{0}")
-            inputs.combine(sourceFolder ?? "\u{0}")
+            inputs.combine(position / pageSize)
+            func combine(_ folder: String?) {
+                inputs.combine(folder == nil ? 0 : 1)
+                if let folder { inputs.combine(folder) }
+            }
+            combine(authorFolder)
+            combine(sourceFolder)
             try renderer.writePage("item", path: path, inputs: inputs.value, root: root, into: output) {
                 PageHead(title: "\(item.title) · \(config.title)", description: item.intro, image: ImageChoice.largest(item.images))
             } values: {
@@ -134,14 +139,23 @@ public struct PageWriter: Plugin {
         }
     }
 
-    /// Each item's ``Item/combine(into:)`` digest, in the items' order.
+    /// Each item's digest, in the items' order: its ``Item/originDigest`` when it still has one
+    /// (equal origins make equal items), else its ``Item/combine(into:)`` digest.
     static func digests(of items: [Item]) -> [UInt64] {
         items.concurrentMap { item in
-            var hasher = StableHasher("item")
+            if let origin = item.originDigest {
+                var hasher = originNamespace
+                hasher.combine(Int(truncatingIfNeeded: origin))
+                return hasher.value
+            }
+            var hasher = fieldsNamespace
             item.combine(into: &hasher)
             return hasher.value
         }
     }
+
+    private static let itemPageNamespace = StableHasher("item-page-2")
+    private static let originNamespace = StableHasher("item-origin"), fieldsNamespace = StableHasher("item")
 
     struct ListingPage: Sendable {
         let listing: Listing

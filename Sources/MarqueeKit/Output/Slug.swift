@@ -98,8 +98,9 @@ public enum Slug {
         }
     }
 
-    /// Gives every item a unique slug from its ``base(for:)`` (`bases` in the items' order).
-    public static func assign(to items: inout [Item], bases: [Base]) {
+    /// Gives every item a unique slug from its ``base(for:)`` (`bases` in the items' order, each
+    /// made from its item as it is: an item's slug is then its base, or its base and a suffix).
+    static func assign(to items: inout [Item], bases: [Base]) {
         precondition(bases.count == items.count, "one slug base per item")
         var taken = HashedStringSet(capacity: items.count)
         // The next suffix to try per base, by the base's member number in `taken` (0 until the
@@ -109,6 +110,7 @@ public enum Slug {
         for index in items.indices {
             let base = bases[index]
             var slug = base.slug
+            var suffix = 0
             // Most bases are free: one insertion and done.
             let (inserted, member) = taken.insertOrFind(base.slug, hash: base.hash)
             if !inserted {
@@ -116,11 +118,15 @@ public enum Slug {
                 var counter = Swift.max(nextSuffix[member], 2)
                 repeat {
                     slug = suffixed(base.slug, counter)
+                    suffix = counter
                     counter += 1
                 } while !taken.insert(slug, hash: HashedStringSet.hash(slug))
                 nextSuffix[member] = counter
             }
+            // The slug is the item's base and the suffix: all that the item's origin lacks.
+            let origin = items[index].originDigest
             items[index].slug = slug
+            items[index].carryOrigin(origin, through: UInt64(suffix))
         }
     }
 }

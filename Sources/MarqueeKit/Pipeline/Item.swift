@@ -109,7 +109,9 @@ public struct Item: Sendable {
     }
     /// A hash of everything the item was made from, when its loader knows one (a movie's bytes
     /// and what else its item depends on): equal origins make equal items, so the build's
-    /// fingerprint takes it instead of hashing the fields. Any change to the item clears it.
+    /// fingerprint and the page digests take it instead of hashing the fields. Any change to the
+    /// item clears it, unless a built-in stage carries it through the change
+    /// (``carryOrigin(_:through:)``).
     var originDigest: UInt64? { storage.fields.originDigest }
     /// ``bodyDigest``, once recorded in this build; cleared when `body` changes.
     private var knownBodyDigest: UInt64? { storage.fields.bodyDigest }
@@ -240,6 +242,21 @@ extension Item {
         storage.fields.body = storedBody
         storage.fields.bodyDigest = bodyDigest
         storage.fields.originDigest = originDigest
+    }
+
+    /// Gives the item an origin again after a built-in stage changed it, when it had one
+    /// (`previous`, read before the change): the stage's result must depend only on the item as
+    /// it was, the site's settings (which every compared build shares) and `step`, a hash of
+    /// anything else the stage took (a memo key, a slug's suffix). Equal origins then still make
+    /// equal items, and the pages of the ten thousand items an edit leaves alone are compared by
+    /// one number each instead of by every field.
+    mutating func carryOrigin(_ previous: UInt64?, through step: UInt64) {
+        guard let previous else { return }
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+        var hasher = StableHasher()
+        hasher.combine(Int(truncatingIfNeeded: previous))
+        hasher.combine(Int(truncatingIfNeeded: step))
+        storage.fields.originDigest = hasher.value
     }
 
     /// True while `body` is still in its source's bytes, not yet decoded (for tests).

@@ -22,6 +22,9 @@ public struct NormalizePlugin: Plugin {
         var keys = items.concurrentUpdate { item -> (id: UInt64, slug: Slug.Base) in
             // A field is set only when it changes: setting one retains the new value and releases
             // the old, for most of ten thousand items on every rebuild.
+            // What changes is made from the item and the settings alone.
+            let origin = item.originDigest
+            defer { item.carryOrigin(origin, through: Self.step) }
             let trimmedTitle = item.title.trimmed()
             let title = trimmedTitle.isEmpty ? config.titleFallback : trimmedTitle
             if title != item.title { item.title = title }
@@ -42,6 +45,9 @@ public struct NormalizePlugin: Plugin {
         }
         Slug.assign(to: &items, bases: keys.map(\.slug))
     }
+
+    /// The ``Item/carryOrigin(_:through:)`` step of the pass that makes an item consistent.
+    private static let step = StableHasher("normalize-1").value
 
     /// The intro made from the description (its plain text, cut to `length`), remembered between
     /// builds: the intro, not the whole plain text, so that a rebuild decodes ~200 bytes per item
