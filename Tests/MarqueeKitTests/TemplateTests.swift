@@ -101,6 +101,25 @@ struct PageTemplateTests {
         #expect(String(decoding: output, as: UTF8.self).hasPrefix("<<<"))
     }
 
+    /// swift-mustache parses a theme's templates only when they are asked for (a theme the
+    /// compiled renderer covers never needs them), and then has every one, the site's own and
+    /// the default theme's; a template of the site's own that does not parse still fails the load.
+    @Test func swiftMustacheParsesAThemeOnlyWhenAsked() throws {
+        let root = try TestSupport.temporaryFolder()
+        try FileManager.default.createDirectory(at: root.appending(path: "Templates"), withIntermediateDirectories: true)
+        try "<p>Not here: {{title}}</p>".write(to: root.appending(path: "Templates/404.mustache"), atomically: true, encoding: .utf8)
+        let theme = try Theme.load(siteRoot: root)
+        #expect(theme.pages.isCompiled && !theme.mustache.isParsed)
+        #expect(Theme.requiredTemplates.allSatisfy { theme.templates.getTemplate(named: $0) != nil })
+        #expect(theme.mustache.isParsed)
+        var output: [UInt8] = []
+        #expect(theme.renderedBySwiftMustache.pages.render("404", ["title": .text("T")], into: &output))
+        #expect(String(decoding: output, as: UTF8.self) == "<p>Not here: T</p>")
+
+        try "{{#open}} never closed".write(to: root.appending(path: "Templates/404.mustache"), atomically: true, encoding: .utf8)
+        #expect(throws: BuildError.self) { try Theme.load(siteRoot: root) }
+    }
+
     /// Whole sites, with every template the default theme has, come out the same both ways.
     @Test func theDefaultThemeBuildsTheSameSiteEitherWay() async throws {
         let root = try TestSupport.makeFixtureSite(config: TestSupport.fixtureConfig + "\nbase_url: https://example.org/fx/\npage_size: 4\n")

@@ -11,11 +11,11 @@ import Mustache
 /// build's CPU time (BENCHMARKS.md, session 7).
 struct PageTemplates: Sendable {
     private let program: TemplateProgram?
-    private let library: MustacheLibrary
+    private let mustache: MustacheTemplates
 
     /// `texts` are the templates by name, as `library` (swift-mustache) parsed them.
     init(texts: [String: String], library: MustacheLibrary) {
-        self.init(program: Self.program(texts), library: library)
+        self.init(program: Self.program(texts), mustache: MustacheTemplates(library))
     }
 
     /// The templates `texts` compiled and laid out; nil when one of them uses Mustache beyond
@@ -29,23 +29,23 @@ struct PageTemplates: Sendable {
         return TemplateProgram(compiled)
     }
 
-    /// `program` is `library`'s templates as ``program(_:)`` made them.
-    init(program: TemplateProgram?, library: MustacheLibrary) {
+    /// `program` is `mustache`'s templates as ``program(_:)`` made them.
+    init(program: TemplateProgram?, mustache: MustacheTemplates) {
         self.program = program
-        self.library = library
+        self.mustache = mustache
     }
 
     /// True when the compiled renderer is in use (every template is within its subset).
     var isCompiled: Bool { program != nil }
 
     /// The same templates, always rendered by swift-mustache.
-    var renderedBySwiftMustache: PageTemplates { PageTemplates(program: nil, library: library) }
+    var renderedBySwiftMustache: PageTemplates { PageTemplates(program: nil, mustache: mustache) }
 
     /// Renders the template `name` with `values` and appends the result to `output`; false when
     /// there is no such template.
     func render(_ name: String, _ values: TemplateObject, into output: inout [UInt8]) -> Bool {
         guard let program else {
-            guard let text = library.render(TemplateValue.object(values).mustacheValue, withTemplate: name) else { return false }
+            guard let text = mustache.library.render(TemplateValue.object(values).mustacheValue, withTemplate: name) else { return false }
             output += text.utf8
             return true
         }

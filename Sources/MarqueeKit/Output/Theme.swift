@@ -9,8 +9,11 @@ import Mustache
 public struct Theme: Sendable {
     /// Sizes shared by the layout engine and the stylesheet.
     public let metrics: ThemeMetrics
-    /// The Mustache templates by name (`layout`, `gallery`, `cell-basic`, `cell-image`, `item`, `404`).
-    public let templates: MustacheLibrary
+    /// The Mustache templates by name (`layout`, `gallery`, `cell-basic`, `cell-image`, `item`, `404`),
+    /// as swift-mustache parses them (on first use: see ``MustacheTemplates``).
+    public var templates: MustacheLibrary { mustache.library }
+    /// ``templates``, parsed when first asked for.
+    let mustache: MustacheTemplates
     /// The same templates, ready to render pages (see ``PageTemplates``).
     let pages: PageTemplates
     /// The theme's assets as written into the site, with fingerprinted names.
@@ -37,7 +40,7 @@ public struct Theme: Sendable {
     /// renderer (see ``PageTemplates``): pages come out the same, only slower.
     var renderedBySwiftMustache: Theme {
         Theme(
-            metrics: metrics, templates: templates, pages: pages.renderedBySwiftMustache, assets: assets, fingerprint: fingerprint,
+            metrics: metrics, mustache: mustache, pages: pages.renderedBySwiftMustache, assets: assets, fingerprint: fingerprint,
             metricsDescription: metricsDescription)
     }
 
@@ -64,10 +67,10 @@ public struct Theme: Sendable {
                 }
             },
             { (Result { () throws(BuildError) in try templates(in: themeFiles) }, describe(metrics)) })
-        let (library, templateTexts, pages) = try templatesResult.get()
+        let (mustache, templateTexts, pages) = try templatesResult.get()
         let assets = try assetsResult.get()
         return Theme(
-            metrics: metrics, templates: library, pages: pages, assets: assets,
+            metrics: metrics, mustache: mustache, pages: pages, assets: assets,
             fingerprint: fingerprint(templates: templateTexts, assets: assets, metricsDescription: metricsDescription),
             metricsDescription: metricsDescription)
     }
@@ -81,31 +84,40 @@ public struct Theme: Sendable {
         metrics == ThemeMetrics() ? "ThemeMetrics(default)" : StableDescription.of(metrics)
     }
 
-    /// The theme's templates (the `.mustache` files at the top of `files`), parsed, with their
-    /// texts by name and ready to render pages; every required one must be there. A template with
-    /// the default theme's bytes (not overridden, or copied by `marquee init`) is taken as parsed
-    /// once per process, and when all of them are, so are the pages' compiled templates.
-    private static func templates(in files: [String: Data]) throws(BuildError) -> (MustacheLibrary, [String: String], PageTemplates) {
-        var library = MustacheLibrary()
+    /// The theme's templates (the `.mustache` files at the top of `files`) for swift-mustache,
+    /// with their texts by name and ready to render pages; every required one must be there. A
+    /// template of the site's own is parsed now (so that its errors are reported); one with the
+    /// default theme's bytes (not overridden, or copied by `marquee init`) is taken as the
+    /// process has it, and when all of them are, so are the pages' compiled templates.
+    private static func templates(in files: [String: Data]) throws(BuildError) -> (MustacheTemplates, [String: String], PageTemplates) {
         var templateTexts: [String: String] = [:]
-        var allDefault = true
+        var overrides: [String: MustacheTemplate] = [:]
         for (path, data) in files where path.hasSuffix(".mustache") && !path.contains("/") {
             let name = String(path.dropLast(".mustache".count))
-            let parsed: ParsedTemplate
-            if let known = DefaultTheme.templates[path], DefaultTheme.files[path]?.elementsEqual(data) == true {
-                parsed = known
+            if let text = DefaultTheme.texts[path], DefaultTheme.files[path]?.elementsEqual(data) == true {
+                templateTexts[name] = text
             } else {
-                parsed = try ParsedTemplate(path: path, data: data)
-                allDefault = false
+                let parsed = try ParsedTemplate(path: path, data: data)
+                overrides[name] = parsed.template
+                templateTexts[name] = parsed.text
             }
-            library.register(parsed.template, named: name)
-            templateTexts[name] = parsed.text
         }
-        for name in requiredTemplates where library.getTemplate(named: name) == nil {
+        for name in requiredTemplates where templateTexts[name] == nil {
             throw BuildError(file: "Templates/\(name).mustache", "the theme has no `\(name)` template; restore it or remove the override folder.")
         }
-        let program = allDefault ? DefaultTheme.program : PageTemplates.program(templateTexts)
-        return (library, templateTexts, PageTemplates(program: program, library: library))
+        guard !overrides.isEmpty else {
+            return (.defaultTheme, templateTexts, PageTemplates(program: DefaultTheme.program, mustache: .defaultTheme))
+        }
+        let names = Array(templateTexts.keys), parsedOverrides = overrides
+        let mustache = MustacheTemplates {
+            var library = MustacheLibrary()
+            for name in names {
+                guard let template = parsedOverrides[name] ?? DefaultTheme.templates[name + ".mustache"]?.template else { continue }
+                library.register(template, named: name)
+            }
+            return library
+        }
+        return (mustache, templateTexts, PageTemplates(program: PageTemplates.program(templateTexts), mustache: mustache))
     }
 
     private static func fingerprint(templates: [String: String], assets: ThemeAssets, metricsDescription: String) -> String {
@@ -164,7 +176,18 @@ private enum DefaultTheme {
         return files
     }()
 
-    /// The templates (`.mustache` files at the top), parsed, by path.
+    /// The templates' texts (`.mustache` files at the top, as ``ParsedTemplate/text(of:)`` makes
+    /// them), by path.
+    static let texts: [String: String] = {
+        var texts: [String: String] = [:]
+        for (path, bytes) in files where path.hasSuffix(".mustache") && !path.contains("/") {
+            texts[path] = ParsedTemplate.text(of: Data(bytes))
+        }
+        return texts
+    }()
+
+    /// The templates as swift-mustache parses them, by path: only for a theme that is asked for
+    /// them (see ``MustacheTemplates``).
     static let templates: [String: ParsedTemplate] = {
         var templates: [String: ParsedTemplate] = [:]
         for (path, bytes) in files where path.hasSuffix(".mustache") && !path.contains("/") {
@@ -174,12 +197,54 @@ private enum DefaultTheme {
         return templates
     }()
 
-    /// ``templates`` compiled for the pages (see ``PageTemplates/program(_:)``).
-    static let program: TemplateProgram? = {
-        var texts: [String: String] = [:]
-        for (path, parsed) in templates { texts[String(path.dropLast(".mustache".count))] = parsed.text }
-        return PageTemplates.program(texts)
+    /// ``templates`` in a library, by name.
+    static let library: MustacheLibrary = {
+        var library = MustacheLibrary()
+        for (path, parsed) in templates { library.register(parsed.template, named: String(path.dropLast(".mustache".count))) }
+        return library
     }()
+
+    /// ``texts`` compiled for the pages (see ``PageTemplates/program(_:)``).
+    static let program: TemplateProgram? = {
+        var named: [String: String] = [:]
+        for (path, text) in texts { named[String(path.dropLast(".mustache".count))] = text }
+        return PageTemplates.program(named)
+    }()
+}
+
+/// A theme's templates as swift-mustache parses them, made when first asked for: the compiled
+/// renderer makes the pages of every theme whose templates it can compile, and parsing the
+/// default theme's six templates for swift-mustache took ~15 M instructions (a few
+/// milliseconds) at the start of every build.
+final class MustacheTemplates: Sendable {
+    private let make: @Sendable () -> MustacheLibrary
+    private let made = Locked<MustacheLibrary?>(nil)
+
+    /// Templates that `make` parses when first asked for.
+    init(_ make: @escaping @Sendable () -> MustacheLibrary) {
+        self.make = make
+    }
+
+    /// Templates already parsed.
+    convenience init(_ library: MustacheLibrary) {
+        self.init { library }
+    }
+
+    /// The default theme's (parsed once per process).
+    static let defaultTheme = MustacheTemplates { DefaultTheme.library }
+
+    /// True once the templates were asked for (for tests).
+    var isParsed: Bool { made.withLock { $0 != nil } }
+
+    /// The templates, parsed now if no one asked before.
+    var library: MustacheLibrary {
+        made.withLock { made in
+            if let made { return made }
+            let library = make()
+            made = library
+            return library
+        }
+    }
 }
 
 /// One template of a theme: its text as parsed (with the content-type pragma in front) and as
@@ -188,10 +253,15 @@ private struct ParsedTemplate: Sendable {
     let text: String
     let template: MustacheTemplate
 
+    /// The text of a template file: its contents with the content-type pragma in front.
+    static func text(of data: Data) -> String {
+        FastHTMLContentType.pragma + String(decoding: data, as: UTF8.self)
+    }
+
     /// The template at `path` (in the theme) whose contents are `data`.
     init(path: String, data: Data) throws(BuildError) {
         FastHTMLContentType.register()
-        text = FastHTMLContentType.pragma + String(decoding: data, as: UTF8.self)
+        text = Self.text(of: data)
         do {
             template = try MustacheTemplate(string: text)
         } catch let error as MustacheTemplate.ParserError {
