@@ -835,6 +835,73 @@ struct StableDescriptionTests {
         let missing: String? = nil, present: String? = "x"
         #expect(StableDescription.of(missing as Any) == "nil" && StableDescription.of(present as Any) == "\"x\"")
     }
+
+    /// A configuration with every setting given.
+    static func fullConfig() throws -> SiteConfig {
+        var source = SourceConfig(type: "feed", path: "a.xml", name: "A", limit: 5, place: .lineColumn(line: 3, column: 5))
+        source.url = URL(string: "https://example.org/feed.xml")
+        var config = SiteConfig(title: "T \"quoted\"", description: "D", language: "fr", expand: .single, titleFallback: "F", introLength: 90,
+                                sources: [source, SourceConfig(type: "movies", path: "m.json")], file: "/somewhere/Content/site.yml")
+        config.baseURL = URL(string: "https://example.org/site/")
+        config.pageSize = 20
+        config.deploy = DeployConfig(git: "git@example.org:a/b.git", branch: "pages")
+        config.plugins = Dictionary(uniqueKeysWithValues: (1...12).map { index in
+            ("plugin\(index)", PluginSetting(enabled: index % 2 == 0, options: ["n": .int(index), "b": .bool(true), "s": .string("x\(index)")]))
+        })
+        return config
+    }
+
+    /// The settings' description, written out field by field, names every field of the
+    /// settings' types (found by reflection here, so a field added later and left out of it
+    /// fails this test), shows any change, leaves out where the settings were read from, and
+    /// lists plugins the same in any order.
+    @Test func settingsDescriptionCoversEveryField() throws {
+        let config = try Self.fullConfig()
+        let described = config.outputSettings
+        // The labels of `value`'s fields, and of the fields of the settings' types in them (in an
+        // optional, an array or a dictionary's values).
+        func labels(of value: Any) -> [String] {
+            let children = Mirror(reflecting: value).children
+            return children.compactMap(\.label) + children.flatMap { child in settingsValues(in: child.value).flatMap(labels(of:)) }
+        }
+        func settingsValues(in value: Any) -> [Any] {
+            let mirror = Mirror(reflecting: value)
+            // (Checked after optionals, which `is` would look through.)
+            if mirror.displayStyle != .optional, value is SourceConfig || value is DeployConfig || value is PluginSetting { return [value] }
+            switch mirror.displayStyle {
+            case .optional?, .collection?: return mirror.children.flatMap { settingsValues(in: $0.value) }
+            case .dictionary?: return mirror.children.flatMap { entry in Mirror(reflecting: entry.value).children.dropFirst().flatMap { settingsValues(in: $0.value) } }
+            default: return []
+            }
+        }
+        let everyLabel = Set(labels(of: config)).subtracting(["file", "place"])
+        #expect(everyLabel.isSuperset(of: ["title", "sources", "limit", "deploy", "branch", "plugins", "enabled", "options"]))
+        for label in everyLabel { #expect(described.contains(label + ": "), "\(label) is not described") }
+        #expect(!described.contains("somewhere") && !described.contains("3:5"))
+
+        var reordered = config
+        reordered.plugins = TestSupport.reinserted(config.plugins, capacity: 256)
+        reordered.file = "Content/site.yml"
+        reordered.sources[0].place = nil
+        #expect(reordered.outputSettings == described)
+
+        var changed = Array(repeating: config, count: 8)
+        changed[0].title = "T"
+        changed[1].sources[0].limit = 6
+        changed[2].sources[0].url = nil
+        changed[3].plugins["plugin3"]?.options["n"] = .int(4)
+        changed[4].plugins["plugin3"]?.enabled = true
+        changed[5].deploy?.branch = "main"
+        changed[6].pageSize = 21
+        changed[7].baseURL = nil
+        let texts = changed.map(\.outputSettings)
+        #expect(Set(texts).count == texts.count && !texts.contains(described))
+        // Text cannot pass for the punctuation around it.
+        changed[0].title = #"T", description: "D"#
+        changed[1].title = "T"
+        changed[1].description = "D"
+        #expect(changed[0].outputSettings != changed[1].outputSettings)
+    }
 }
 
 /// Item ids and fallback slugs appear in URLs: their hash must never change. The expected
