@@ -20,11 +20,11 @@ public struct NormalizePlugin: Plugin {
         // One pass on every core: each item made consistent, then its id and its slug's base
         // hashed for the passes in order that follow.
         var keys = items.concurrentUpdate { item -> (id: UInt64, slug: Slug.Base) in
-            // A field is set only when it changes: setting one retains the new value and releases
-            // the old, for most of ten thousand items on every rebuild.
             // What changes is made from the item and the settings alone.
             let origin = item.originDigest
             defer { item.carryOrigin(origin, through: Self.step) }
+            // A field is set only when it changes: setting one retains the new value and releases
+            // the old, for most of ten thousand items on every rebuild.
             let trimmedTitle = item.title.trimmed()
             let title = trimmedTitle.isEmpty ? config.titleFallback : trimmedTitle
             if title != item.title { item.title = title }
