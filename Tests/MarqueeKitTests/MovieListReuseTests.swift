@@ -189,7 +189,12 @@ struct MovieListReuseTests {
         #expect(records[0].memoText == "1 1 3w5e11264sgsf 2 30 - -")
         #expect(records[1].memoText == "1 3w5e11264sgsf 0 0 1 7 90l")
         #expect(records[2].memoText == "1 9ix 2r 3 4 5 6u")
-        for text in ["", "1 1 1 1 1 - -x", "2 1 1 1 1 - -", "1 1 1 -1 1 - -", "1 1 1 1 1 - 5", "1 zz! 1 1 1 - -"] {
+        let damaged = [
+            "", "1 1 1 1 1 - -x", "2 1 1 1 1 - -", "1 1 1 -1 1 - -", "1 1 1 1 1 - 5", "1 zz! 1 1 1 - -",
+            // Past 64 bits, more than 13 digits, an empty or missing field, a kind without a number.
+            "1 zzzzzzzzzzzzz 1 1 1 - -", "1 1 1 1 1 - 12345678901234u", "1 1 1 1  1 - -", "1 1 1 1 1 -", "1 1 1 1 1 - l", "1 - 1 1 1 - -",
+        ]
+        for text in damaged {
             #expect(MovieRecord(memoText: text) == nil, "\(text)")
         }
     }
