@@ -242,7 +242,7 @@ struct BuildState: Equatable {
             item.recordBodyDigest()
             // What the item was made from, when its loader knows (most of a large list's movies).
             if let origin {
-                var hasher = StableHasher("origin")
+                var hasher = originNamespace
                 hasher.combine(Int(truncatingIfNeeded: origin))
                 return hasher.value
             }
@@ -257,6 +257,10 @@ struct BuildState: Equatable {
         for hash in itemHashes { hasher.combine(Int(truncatingIfNeeded: hash)) }
         return hasher.hex
     }
+
+    /// Where an item's hash in the fingerprint starts when it is its origin (hashed once, not
+    /// per item).
+    private static let originNamespace = StableHasher("origin")
 
     /// True when the output folder still holds exactly the files this state recorded, untouched
     /// (same sizes and modification times, no folder changed).

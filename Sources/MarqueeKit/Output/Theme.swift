@@ -197,13 +197,6 @@ private enum DefaultTheme {
         return templates
     }()
 
-    /// ``templates`` in a library, by name.
-    static let library: MustacheLibrary = {
-        var library = MustacheLibrary()
-        for (path, parsed) in templates { library.register(parsed.template, named: String(path.dropLast(".mustache".count))) }
-        return library
-    }()
-
     /// ``texts`` compiled for the pages (see ``PageTemplates/program(_:)``).
     static let program: TemplateProgram? = {
         var named: [String: String] = [:]
@@ -231,7 +224,11 @@ final class MustacheTemplates: Sendable {
     }
 
     /// The default theme's (parsed once per process).
-    static let defaultTheme = MustacheTemplates { DefaultTheme.library }
+    static let defaultTheme = MustacheTemplates {
+        var library = MustacheLibrary()
+        for (path, parsed) in DefaultTheme.templates { library.register(parsed.template, named: String(path.dropLast(".mustache".count))) }
+        return library
+    }
 
     /// True once the templates were asked for (for tests).
     var isParsed: Bool { made.withLock { $0 != nil } }
