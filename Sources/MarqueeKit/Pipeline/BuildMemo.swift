@@ -243,7 +243,12 @@ struct MemoText: Sendable {
 private final class StoredEntries: @unchecked Sendable {
     /// The key and length before each value.
     static let headerSize = 12
-    private let bytes: Data
+    /// The file's bytes: mapped, or read into memory this object owns when the file cannot be
+    /// mapped; empty when the file was missing or damaged. (Read through a pointer: each
+    /// `Data.withUnsafeBytes` had the runtime check the data's storage for exclusive access,
+    /// four checks per lookup.)
+    private let bytes: UnsafeRawBufferPointer
+    private let isMapped: Bool
     /// Per entry: its key, the offset of its value and the value's length (also the four bytes
     /// before the value: kept here too, so that adding up the bytes of the entries a build used
     /// does not read the file at thirty thousand places).
@@ -257,9 +262,12 @@ private final class StoredEntries: @unchecked Sendable {
     /// The entries of `file`; none when it is missing, damaged, or does not start with `firstLine`
     /// (another format or program).
     init(file: URL, firstLine: String) {
-        let data = Self.map(file) ?? (try? Data(contentsOf: file)) ?? Data()
-        let read = data.starts(with: firstLine.utf8) ? data.withUnsafeBytes { Self.entries(in: $0, from: firstLine.utf8.count) } : nil
-        bytes = read == nil ? Data() : data
+        var contents = (bytes: Self.map(file), isMapped: true)
+        if contents.bytes == nil { contents = (Self.read(file), false) }
+        let read = contents.bytes.flatMap { bytes in bytes.starts(with: firstLine.utf8) ? Self.entries(in: bytes, from: firstLine.utf8.count) : nil }
+        if read == nil, let bytes = contents.bytes { Self.release(bytes, isMapped: contents.isMapped) }
+        bytes = read == nil ? UnsafeRawBufferPointer(start: nil, count: 0) : contents.bytes!
+        isMapped = contents.isMapped
         keys = read?.keys ?? []
         offsets = read?.offsets ?? []
         lengths = read?.lengths ?? []
@@ -305,6 +313,7 @@ private final class StoredEntries: @unchecked Sendable {
     deinit {
         used.deinitialize(count: keys.count)
         used.deallocate()
+        if bytes.baseAddress != nil { Self.release(bytes, isMapped: isMapped) }
     }
 
     /// The file mapped into memory, read-only, for as long as the entries live: a large site's
@@ -312,7 +321,7 @@ private final class StoredEntries: @unchecked Sendable {
     /// was most of the markup stage of a one-item rebuild, while the other core waited. (A file
     /// shortened under its mapping would crash the reader: builds, which hold the site's lock,
     /// only ever append to a memo or rename a new one over it.)
-    private static func map(_ file: URL) -> Data? {
+    private static func map(_ file: URL) -> UnsafeRawBufferPointer? {
         let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -321,7 +330,25 @@ private final class StoredEntries: @unchecked Sendable {
         let size = Int(info.st_size)
         // Populated at once: the entries' headers are all read next.
         guard let start = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0), start != MAP_FAILED else { return nil }
-        return Data(bytesNoCopy: start, count: size, deallocator: .custom { start, count in munmap(start, count) })
+        return UnsafeRawBufferPointer(start: start, count: size)
+    }
+
+    /// The file read into memory (for a file that cannot be mapped); nil when it cannot be read
+    /// or is empty.
+    private static func read(_ file: URL) -> UnsafeRawBufferPointer? {
+        guard let data = try? Data(contentsOf: file), !data.isEmpty else { return nil }
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 8)
+        data.copyBytes(to: copy)
+        return UnsafeRawBufferPointer(copy)
+    }
+
+    /// Gives back what ``map(_:)`` or ``read(_:)`` returned.
+    private static func release(_ bytes: UnsafeRawBufferPointer, isMapped: Bool) {
+        if isMapped {
+            munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+        } else {
+            bytes.deallocate()
+        }
     }
 
     /// The file's size as read; 0 when it was missing or damaged.
@@ -377,13 +404,13 @@ private final class StoredEntries: @unchecked Sendable {
 
     /// The length of the value at `offset`.
     private func length(at offset: Int) -> Int {
-        bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset - 4, as: UInt32.self).littleEndian) }
+        Int(bytes.loadUnaligned(fromByteOffset: offset - 4, as: UInt32.self).littleEndian)
     }
 
     /// Calls `body` with the UTF-8 of the value that starts at `offset`.
     fileprivate func withValue<Result>(at offset: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         let length = length(at: offset)
-        return bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[offset..<offset + length]).assumingMemoryBound(to: UInt8.self)) }
+        return body(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]).assumingMemoryBound(to: UInt8.self))
     }
 
     /// The value that starts at `offset`.
@@ -394,7 +421,7 @@ private final class StoredEntries: @unchecked Sendable {
     /// Appends `entry` (key, length and value) as the file holds it.
     func append(_ entry: Int, to buffer: inout [UInt8]) {
         let offset = offsets[entry]
-        bytes.withUnsafeBytes { buffer += UnsafeRawBufferPointer(rebasing: $0[(offset - Self.headerSize)..<offset + Int(lengths[entry])]) }
+        buffer += UnsafeRawBufferPointer(rebasing: bytes[(offset - Self.headerSize)..<offset + Int(lengths[entry])])
     }
 }
 
