@@ -154,7 +154,8 @@ public struct MovieListSource: Plugin {
                 var batch = MovieBatch(start: indices.lowerBound)
                 var next = fresh.makeIterator()
                 for index in indices where index < kept {
-                    let movie = known[index - indices.lowerBound].map { .success($0) } ?? next.next()!
+                    // Taken out of `known`, not copied: a copy was a retain and release of each string.
+                    let movie: Result<Movie, BuildError> = if let known = known[index - indices.lowerBound].take() { .success(known) } else { next.next()! }
                     guard batch.add(movie, source: name, folder: folder) else { break }
                 }
                 return batch
@@ -222,8 +223,8 @@ public struct MovieListSource: Plugin {
 
         /// Adds the next movie; false when it could not be read (the batch ends there: the build
         /// fails with that error or an earlier one).
-        mutating func add(_ movie: Result<Movie, BuildError>, source: String, folder: URL) -> Bool {
-            switch movie {
+        mutating func add(_ movie: consuming Result<Movie, BuildError>, source: String, folder: URL) -> Bool {
+            switch consume movie {
             case .success(.ready(let item)):
                 items.append(item)
             case .success(.waitingForLocalPhoto(let path, let fields)):
