@@ -43,7 +43,12 @@ public struct NormalizePlugin: Plugin {
             items = zip(items, firstOfTheirId).filter(\.1).map(\.0)
             keys = zip(keys, firstOfTheirId).filter(\.1).map(\.0)
         }
-        Slug.assign(to: &items, bases: keys.map(\.slug))
+        let bases = keys.map(\.slug)
+        Slug.assign(to: &items, bases: bases, memo: memo)
+        // Freed after the build: the bases of repeated titles (most of a large list's) have no
+        // other owner, and freeing them here held up the stage on one core.
+        context.releaseLater(keys)
+        context.releaseLater(bases)
     }
 
     /// The ``Item/carryOrigin(_:through:)`` step of the pass that makes an item consistent.

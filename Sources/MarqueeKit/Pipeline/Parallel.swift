@@ -58,11 +58,17 @@ extension Array where Element: Sendable {
     /// storage is its own is changed without a copy.
     @discardableResult
     mutating func concurrentUpdate<T: Sendable>(_ update: @Sendable (inout Element) -> T) -> [T] {
+        concurrentUpdate { _, element in update(&element) }
+    }
+
+    /// ``concurrentUpdate(_:)`` with each element's index.
+    @discardableResult
+    mutating func concurrentUpdate<T: Sendable>(_ update: @Sendable (Int, inout Element) -> T) -> [T] {
         let count = self.count
         let chunks = Swift.min(count, processorCount * 32)
         guard chunks > 1 else {
             var results: [T] = []
-            for index in indices { results.append(update(&self[index])) }
+            for index in indices { results.append(update(index, &self[index])) }
             return results
         }
         return withUnsafeMutableBufferPointer { buffer in
@@ -71,7 +77,7 @@ extension Array where Element: Sendable {
                 nonisolated(unsafe) let elements = buffer, output = results
                 DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
                     for index in chunk * count / chunks..<(chunk + 1) * count / chunks {
-                        (output.baseAddress! + index).initialize(to: update(&elements[index]))
+                        (output.baseAddress! + index).initialize(to: update(index, &elements[index]))
                     }
                 }
                 initializedCount = count
