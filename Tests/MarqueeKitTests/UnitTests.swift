@@ -4,7 +4,7 @@ import Mustache
 import Testing
 @_spi(Fuzzing) @testable import MarqueeKit
 
-@Suite("Slugs")
+@Suite("Slugs", .removesTemporaryFolders)
 struct SlugTests {
     @Test func slugsAreURLSafeAndNeverEscape() {
         #expect(Slug.make("La La Land") == "la-la-land")
@@ -45,6 +45,50 @@ struct SlugTests {
         for title in titles {
             #expect(Slug.make(title) == referenceSlug(title), "\(title.debugDescription)")
         }
+    }
+
+    /// A rebuild takes the suffixes of repeated titles from the memo when its items ask for the
+    /// same slugs in the same order: the same slugs and origins as working them out, any other
+    /// order or damaged text working them out again.
+    @Test func rememberedSuffixesGiveTheSameSlugs() throws {
+        let file = try TestSupport.temporaryFolder().appending(path: "slugs.memo")
+        func items(_ titles: [String]) -> [Item] {
+            titles.enumerated().map { Item(id: "id-\($0.offset)", source: "s", title: $0.element, body: .text("")) }
+        }
+        func assigned(_ titles: [String], memo: BuildMemo?) -> [(slug: String, origin: UInt64?)] {
+            var list = items(titles)
+            let bases = list.map(Slug.base(for:))
+            if let memo { Slug.assign(to: &list, bases: bases, memo: memo) } else { Slug.assign(to: &list, bases: bases) }
+            return list.map { ($0.slug, $0.originDigest) }
+        }
+        func same(_ a: [(slug: String, origin: UInt64?)], _ b: [(slug: String, origin: UInt64?)]) -> Bool {
+            a.map(\.slug) == b.map(\.slug) && a.map(\.origin) == b.map(\.origin)
+        }
+        let titles = ["A", "A", "A 3", "B", "A", "b", "", "A"]
+        let expected = assigned(titles, memo: nil)
+        #expect(expected.map(\.slug).prefix(6) == ["a", "a-2", "a-3", "b", "a-4", "b-2"])
+        let first = BuildMemo(file: file)
+        #expect(same(assigned(titles, memo: first), expected))
+        first.save()
+        let second = BuildMemo(file: file)
+        #expect(same(assigned(titles, memo: second), expected))
+        // The remembered suffixes are what sets the slugs: text changed in the file shows.
+        let key = Slug.suffixMemoKey(items(titles).map(Slug.base(for:)))
+        #expect(second.value(for: key) == "0 2 0 0 4 2 0 5")  // "A 3" asks for a-3 itself
+        let third = BuildMemo(file: file)
+        third.store("0 7 0 0 4 2 0 5", for: key)
+        third.save()
+        #expect(assigned(titles, memo: BuildMemo(file: file))[1].slug == "a-7")
+        // Text that is not one suffix (0 or 2 and more) per item is worked out again.
+        for damaged in ["0 2 0 0 4 2 0", "0 2 0 0 4 2 0 5 0", "0 1 0 0 4 2 0 5", "0 2 0 0 4 2 0 x", "", "0  2 0 0 4 2 0 5", "0 2 0 0 4 2 0 5 "] {
+            let memo = BuildMemo(file: file)
+            memo.store(damaged, for: key)
+            memo.save()
+            #expect(same(assigned(titles, memo: BuildMemo(file: file)), expected), "\(damaged.debugDescription)")
+        }
+        // Other titles, or the same in another order, have suffixes of their own.
+        let reordered = ["A", "b", "A 3", "B", "A", "A", "", "A"]
+        #expect(same(assigned(reordered, memo: BuildMemo(file: file)), assigned(reordered, memo: nil)))
     }
 
     @Test func collisionsAndEmptyTitlesGetStableUniqueSlugs() {
