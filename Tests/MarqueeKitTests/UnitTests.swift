@@ -697,6 +697,26 @@ struct LayoutEngineTests {
             #expect(LayoutEngine.LineCounts(memoText: text) == nil, "\(text)")
         }
     }
+
+    /// A rebuild makes each plan straight from the remembered text: the same plan as from the
+    /// counts read back, and none for text that is not counts for the engine's three breakpoints.
+    @Test func plansMadeFromRememberedTextMatchPlansFromCounts() {
+        var generator = SystemRandomNumberGenerator()
+        var texts = ["- 1 1 6 1 3 1 4", "e 0 2 0 2 0 1 0", "-  3  1 9 1 5 1 4 ", "-7 1 2 3 4 5 6", "- 1 1 6 1 3 1", "- 1 1 6 1 3 1 4 1",
+                     "- 1 1 6 1 3 1 4 1 1", "- 2 1", "-", "e", "", "x 1 1 1 1 1 1 1", "- 1 1 6 1 3 1 4x", "- 1 1 6 1 3 1 1000001"]
+        for _ in 0..<2_000 {
+            let numbers = (0..<Int.random(in: 0...9, using: &generator)).map { _ in Int.random(in: 0...40, using: &generator) }
+            texts.append((Bool.random(using: &generator) ? "e" : "-") + numbers.map { " \($0)" }.joined())
+        }
+        for text in texts {
+            for hasImage in [false, true] {
+                let fromText = Array(text.utf8).withUnsafeBufferPointer { engine.plan(memoText: $0, hasImage: hasImage) }
+                let counts = LayoutEngine.LineCounts(memoText: text)
+                let expected = counts.flatMap { $0.title.count == engine.metrics.breakpoints.count ? engine.plan($0, hasImage: hasImage) : nil }
+                #expect(fromText == expected, "\(text.debugDescription)")
+            }
+        }
+    }
 }
 
 @Suite("Markdown URLs")

@@ -76,6 +76,22 @@ public struct LayoutEngine: Sendable {
         return CellPlan(template: template, breakpoints: plans, isEstimated: counts.isEstimated)
     }
 
+    /// The plan that follows from line counts remembered as ``LineCounts/memoText``, read in
+    /// place (the counts' two arrays, made and freed for each of ten thousand items, were a third
+    /// of the layout of a rebuild); nil when the text is not counts for this engine's breakpoints.
+    func plan(memoText: UnsafeBufferPointer<UInt8>, hasImage: Bool) -> CellPlan? {
+        guard var numbers = LineCounts.MemoTextNumbers(memoText), let blocks = numbers.next() else { return nil }
+        let template: CellTemplate = hasImage ? .image : .basic
+        var plans: [BreakpointPlan] = []
+        plans.reserveCapacity(metrics.breakpoints.count)
+        for breakpoint in metrics.breakpoints {
+            guard let titleLines = numbers.next(), let descriptionLines = numbers.next() else { return nil }
+            plans.append(plan(titleLines: titleLines, descriptionLines: descriptionLines, blocks: blocks, template: template, at: breakpoint))
+        }
+        guard numbers.next() == nil, numbers.isValid else { return nil }
+        return CellPlan(template: template, breakpoints: plans, isEstimated: numbers.isEstimated)
+    }
+
     func plan(titleLines: Int, descriptionLines: Int, blocks: Int, template: CellTemplate, at breakpoint: Breakpoint) -> BreakpointPlan {
         let m = metrics
         let collapsedLines: Int

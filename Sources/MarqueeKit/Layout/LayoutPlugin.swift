@@ -40,9 +40,8 @@ public struct LayoutPlugin: Plugin {
             // The plan is the item's, made with the settings the key holds.
             let origin = item.originDigest
             defer { item.carryOrigin(origin, through: key.value) }
-            if let known = memo.withRememberedBytes(for: key.value, LayoutEngine.LineCounts.init(memoText:)),
-               known.title.count == engine.metrics.breakpoints.count {
-                item.cell = engine.plan(known, hasImage: hasImage)
+            if let known = memo.withRememberedBytes(for: key.value, { engine.plan(memoText: $0, hasImage: hasImage) }) {
+                item.cell = known
                 return
             }
             let counts = engine.lineCounts(title: item.titleLine, description: item.bodyTextBlocks, hasImage: hasImage)
@@ -70,38 +69,56 @@ extension LayoutEngine.LineCounts {
 
     /// Reads ``memoText`` from its UTF-8 (as the memo holds it, without making a string).
     init?(memoText utf8: UnsafeBufferPointer<UInt8>) {
-        guard let flag = utf8.first, flag == UInt8(ascii: "e") || flag == UInt8(ascii: "-") else { return nil }
-        // The numbers after the flag: blocks, then title and description lines by turns.
-        var blocks = -1
+        guard var numbers = MemoTextNumbers(utf8), let blocks = numbers.next() else { return nil }
         var title: [Int] = [], description: [Int] = []
         title.reserveCapacity(4)
         description.reserveCapacity(4)
-        var current = -1, count = 0
-        func end() {
-            guard current >= 0 else { return }
-            if count == 0 {
-                blocks = current
-            } else if count % 2 == 1 {
-                title.append(current)
-            } else {
-                description.append(current)
-            }
-            count += 1
-            current = -1
+        while let titleLines = numbers.next() {
+            guard let descriptionLines = numbers.next() else { return nil }
+            title.append(titleLines)
+            description.append(descriptionLines)
         }
-        for byte in utf8.dropFirst() {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                current = max(current, 0) * 10 + Int(byte - UInt8(ascii: "0"))
-                if current > 1_000_000 { return nil }
-            case UInt8(ascii: " "):
-                end()
-            default:
-                return nil
-            }
+        guard numbers.isValid else { return nil }
+        self.init(title: title, description: description, blocks: blocks, isEstimated: numbers.isEstimated)
+    }
+
+    /// The numbers of a ``memoText`` in turn (the blocks, then title and description lines per
+    /// breakpoint), read in place; ``isValid`` tells, once ``next()`` returns nil, whether the
+    /// text was all numbers.
+    struct MemoTextNumbers {
+        private let utf8: UnsafeBufferPointer<UInt8>
+        private var position = 1
+        /// The text's flag: the counts are estimated.
+        let isEstimated: Bool
+        /// False once a byte other than a digit or a space, or too large a number, was met.
+        private(set) var isValid = true
+
+        /// Nil when the text does not start with a flag (`e` or `-`).
+        init?(_ utf8: UnsafeBufferPointer<UInt8>) {
+            guard let flag = utf8.first, flag == UInt8(ascii: "e") || flag == UInt8(ascii: "-") else { return nil }
+            self.utf8 = utf8
+            isEstimated = flag == UInt8(ascii: "e")
         }
-        end()
-        guard blocks >= 0, count % 2 == 1 else { return nil }
-        self.init(title: title, description: description, blocks: blocks, isEstimated: flag == UInt8(ascii: "e"))
+
+        /// The next number; nil at the end of the text or at anything that is not a number.
+        mutating func next() -> Int? {
+            while position < utf8.count, utf8[position] == UInt8(ascii: " ") { position += 1 }
+            guard isValid, position < utf8.count else { return nil }
+            var value = 0
+            while position < utf8.count, utf8[position] != UInt8(ascii: " ") {
+                let byte = utf8[position]
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else {
+                    isValid = false
+                    return nil
+                }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                guard value <= 1_000_000 else {
+                    isValid = false
+                    return nil
+                }
+                position += 1
+            }
+            return value
+        }
     }
 }
