@@ -785,16 +785,20 @@ struct StableHasherTests {
     }
 
     @Test func everyByteAndBoundaryMatters() {
-        let base = Array("The quick brown fox jumps over the lazy dog, twice, and then some!".utf8)
-        var seen: Set<UInt64> = [hash(String(decoding: base, as: UTF8.self))]
-        for index in base.indices {
-            for flip in [UInt8(1), 0x20, 0x40] {
-                var changed = base
-                changed[index] ^= flip
-                seen.insert(hash(String(decoding: changed, as: UTF8.self)))
+        // One of 66 bytes (a long text's first step in each lane, then two bytes), one of 150 (two steps per lane, then 22 bytes).
+        let texts = ["The quick brown fox jumps over the lazy dog, twice, and then some!", String(String(repeating: "Pack my box with five dozen liquor jugs. ", count: 4).prefix(150))]
+        for text in texts {
+            let base = Array(text.utf8)
+            var seen: Set<UInt64> = [hash(String(decoding: base, as: UTF8.self))]
+            for index in base.indices {
+                for flip in [UInt8(1), 0x20, 0x40] {
+                    var changed = base
+                    changed[index] ^= flip
+                    seen.insert(hash(String(decoding: changed, as: UTF8.self)))
+                }
             }
+            #expect(seen.count == 1 + base.count * 3, "\(base.count) bytes")
         }
-        #expect(seen.count == 1 + base.count * 3)
         var split = StableHasher("test")
         split.combine("ab")
         split.combine("c")
@@ -816,10 +820,11 @@ struct StableHasherTests {
         }
     }
 
-    /// Long texts are hashed in four lanes: words that trade places, between lanes or within
-    /// one, must still change the hash.
+    /// Long texts are hashed in four lanes of sixteen-byte steps, then the words past the last
+    /// 64 bytes one by one: words that trade places, between lanes, within a step, between steps
+    /// of one lane or with the words after the lanes, must still change the hash.
     @Test func wordOrderMattersInLongTexts() {
-        let words = (0..<12).map { String(format: "word%04d", $0) }  // eight bytes each
+        let words = (0..<20).map { String(format: "word%04d", $0) }  // eight bytes each
         var seen: Set<UInt64> = [hash(words.joined())]
         for first in words.indices {
             for second in words.indices where second > first {
@@ -1596,6 +1601,21 @@ struct FileDigestCacheTests {
         try Data("zz 1 2 3\nnot a line at all\n".utf8).write(to: cacheFile)
         #expect(try digest(FileDigestCache(file: cacheFile)) == StableHasher.value(of: Data("other bytes".utf8)) && reads == 3)
         #expect(try digest(FileDigestCache(file: folder.appending(path: "missing"))) != 0 && reads == 4)
+
+        // A cache of another version of the hash (the lines of the file as saved, under another
+        // first line, or none) is not read.
+        let saving = FileDigestCache(file: cacheFile)
+        _ = try digest(saving)
+        saving.save()
+        #expect(try digest(FileDigestCache(file: cacheFile)) != 0 && reads == 5)
+        let saved = try String(contentsOf: cacheFile, encoding: .utf8)
+        #expect(saved.hasPrefix("marquee-file-digests \(StableHasher.version)\n"))
+        for firstLine in ["", "marquee-file-digests \(StableHasher.version - 1)\n"] {
+            let lines = saved.split(separator: "\n", maxSplits: 1)[1]
+            try Data((firstLine + lines + "\n").utf8).write(to: cacheFile)
+            #expect(try digest(FileDigestCache(file: cacheFile)) != 0, "\(firstLine.debugDescription)")
+        }
+        #expect(reads == 7)
     }
 }
 

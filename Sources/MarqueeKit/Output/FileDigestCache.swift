@@ -6,20 +6,25 @@ import Foundation
 /// back). The theme's fonts are 5 MB, and hashing them was a third of loading the theme, which
 /// every build does, a no-op one too.
 ///
-/// Kept in one small text file, `digest stamp… path` per line, rewritten whole (through a
-/// temporary file and a rename) when a digest was added; a missing or damaged file is an empty
-/// cache.
+/// Kept in one small text file, `digest stamp… path` per line after a first line naming the
+/// hash's version (``StableHasher/version``), rewritten whole (through a temporary file and a
+/// rename) when a digest was added; a missing or damaged file, or one of another version, is an
+/// empty cache. (The digests name the fonts in the built site: one of an older hash kept
+/// through an upgrade would make the site depend on what the cache held.)
 final class FileDigestCache: Sendable {
     private let file: URL?
     private let known: [String: (stamp: [Int], digest: UInt64)]
     private let added = Locked<[String: (stamp: [Int], digest: UInt64)]>([:])
 
+    /// The file's first line.
+    private static let firstLine = "marquee-file-digests \(StableHasher.version)\n"
+
     /// The cache kept in `file` (nil: nothing is remembered).
     init(file: URL?) {
         self.file = file
         var known: [String: (stamp: [Int], digest: UInt64)] = [:]
-        if let file, let text = try? String(contentsOf: file, encoding: .utf8) {
-            for line in text.split(separator: "\n") {
+        if let file, let text = try? String(contentsOf: file, encoding: .utf8), text.hasPrefix(Self.firstLine) {
+            for line in text.dropFirst(Self.firstLine.count).split(separator: "\n") {
                 let fields = line.split(separator: " ", maxSplits: 8, omittingEmptySubsequences: false)
                 guard fields.count == 9, let digest = UInt64(fields[0], radix: 16) else { continue }
                 let stamp = fields[1...7].compactMap { Int($0) }
@@ -45,7 +50,7 @@ final class FileDigestCache: Sendable {
     func save() {
         let added = added.withLock { $0 }
         guard let file, !added.isEmpty else { return }
-        var lines = ""
+        var lines = Self.firstLine
         for (path, entry) in known.merging(added, uniquingKeysWith: { _, new in new }).sorted(by: { $0.key < $1.key })
         where !path.contains("\n") {
             lines += StableHash.hexDigits(entry.digest) + " " + entry.stamp.map(String.init).joined(separator: " ") + " " + path + "\n"
