@@ -23,9 +23,24 @@ public struct BuildReport: Sendable {
     public func summary(relativeTo root: URL) -> String {
         let outputPath = output.path.hasPrefix(root.path + "/") ? String(output.path.dropFirst(root.path.count + 1)) : output.path
         var line = "Built \(items) item\(items == 1 ? "" : "s") into \(pages) page\(pages == 1 ? "" : "s")"
-        line += " (\(files) files, \(filesWritten) written) in \(String(format: "%.2f", seconds)) s → \(outputPath)/"
+        line += " (\(files) files, \(filesWritten) written) in \(seconds.fixedPoint(decimals: 2)) s → \(outputPath)/"
         if !warnings.isEmpty { line += " (\(warnings.count) warning\(warnings.count == 1 ? "" : "s"))" }
         return line
+    }
+}
+
+extension Double {
+    /// The number rounded to `decimals` places after the point, as `%.1f`, `%.2f`… write it.
+    /// (Not `String(format:)`, whose arguments the runtime casts to `CVarArg` with lookups
+    /// through every protocol conformance of this large binary, at the end of every build.)
+    func fixedPoint(decimals: Int) -> String {
+        var scale = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let units = Int((abs(self) * Double(scale)).rounded(.toNearestOrEven))
+        let fraction = String(units % scale)
+        let sign = self.sign == .minus ? "-" : ""
+        guard decimals > 0 else { return sign + String(units) }
+        return sign + String(units / scale) + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
     }
 }
 
@@ -53,7 +68,7 @@ struct StageTimings {
         lastCPU = cpu
         let elapsed = SiteBuilder.seconds(now - started)
         if let stageReports, elapsed >= stageReports.after, wall > Self.shownStage {
-            stageReports.report("\(name): done at \(String(format: "%.1f", elapsed)) s")
+            stageReports.report("\(name): done at \(elapsed.fixedPoint(decimals: 1)) s")
         }
     }
 
@@ -69,7 +84,7 @@ struct StageTimings {
     var summary: String {
         let shown = laps.filter { $0.wall > Self.shownStage }
         func line(_ title: String, _ value: ((name: String, wall: Double, cpu: Double)) -> Double) -> String {
-            title + shown.map { "\($0.name) \(String(format: "%.3f", value($0))) s" }.joined(separator: ", ")
+            title + shown.map { "\($0.name) \(value($0).fixedPoint(decimals: 3)) s" }.joined(separator: ", ")
         }
         return line("timings: ", \.wall) + "\n" + line("cpu: ", \.cpu)
     }
