@@ -75,11 +75,6 @@ public final class OutputSet: Sendable {
         previousIsComparable && staged.keepPrevious(path, ifDigest: digest)
     }
 
-    /// ``reuse(_:digest:)`` of the path whose UTF-8 is `pathUTF8`.
-    func reuse(pathUTF8: UnsafeBufferPointer<UInt8>, digest: UInt64) -> Bool {
-        previousIsComparable && staged.keepPrevious(pathUTF8: pathUTF8, ifDigest: digest)
-    }
-
     /// The paths of every file added so far, sorted.
     public var paths: [String] { staged.paths.sorted() }
 

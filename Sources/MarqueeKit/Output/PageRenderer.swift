@@ -67,9 +67,12 @@ struct PageRenderer {
         head: () -> PageHead, values bodyValues: () -> TemplateObject
     ) throws(BuildError) {
         let root = explicitRoot ?? SiteURL.relativeRoot(fromPage: path)
-        var utf8 = path
-        let digest = utf8.withUTF8 { Self.digest(template, pathUTF8: $0, root: root, inputs: inputs) }
-        if output.reuse(path, digest: digest) { return }
+        var hasher = Self.pageNamespace
+        hasher.combine(template)
+        hasher.combine(path)
+        hasher.combine(root)
+        hasher.combine(Int(truncatingIfNeeded: inputs))
+        if output.reuse(path, digest: hasher.value) { return }
         let head = head()
         let bodyValues = bodyValues()
         var body: [UInt8] = []
@@ -84,24 +87,7 @@ struct PageRenderer {
         guard theme.pages.render("layout", layout, into: &page) else {
             throw BuildError(file: "Templates/layout.mustache", "the template is missing.")
         }
-        try output.add(path, Data(page), digest: digest)
-    }
-
-    /// True when the previous build's page at `pathUTF8` (made on the stack by the caller) is
-    /// kept, as ``writePage(_:path:inputs:root:into:head:values:)`` would keep it: a rebuild keeps
-    /// ten thousand detail pages, and making each one's path as a string was an allocation per page.
-    func keepsPage(_ template: String, pathUTF8: UnsafeBufferPointer<UInt8>, inputs: UInt64, root: String, in output: OutputSet) -> Bool {
-        output.reuse(pathUTF8: pathUTF8, digest: Self.digest(template, pathUTF8: pathUTF8, root: root, inputs: inputs))
-    }
-
-    /// The digest a page is recorded with: its template, path, way to the root and inputs.
-    private static func digest(_ template: String, pathUTF8: UnsafeBufferPointer<UInt8>, root: String, inputs: UInt64) -> UInt64 {
-        var hasher = pageNamespace
-        hasher.combine(template)
-        hasher.combine(UnsafeRawBufferPointer(pathUTF8))
-        hasher.combine(root)
-        hasher.combine(Int(truncatingIfNeeded: inputs))
-        return hasher.value
+        try output.add(path, Data(page), digest: hasher.value)
     }
 
     /// The values of the layout template, except the rendered body (`content`).

@@ -90,6 +90,7 @@ public struct PageWriter: Plugin {
         let galleryFolders = (0..<max(1, (items.count + pageSize - 1) / pageSize)).map { gallery.folder(page: $0 + 1) }
         _ = try Array(items.indices).concurrentMap { position in
             let item = items[position]
+            let path = Self.detailPath(slug: item.slug)
             // The gallery page that shows the item.
             let home = galleryFolders[position / pageSize]
             let authorFolder = item.author.flatMap { authorLinks[$0] }
@@ -104,13 +105,7 @@ public struct PageWriter: Plugin {
             }
             combine(authorFolder)
             combine(sourceFolder)
-            // Most pages are kept: whether this one is, is asked with its path on the stack, and
-            // only a page to render has a string made of its path.
-            let pageInputs = inputs.value
-            if Self.withDetailPath(slug: item.slug, { renderer.keepsPage("item", pathUTF8: $0, inputs: pageInputs, root: root, in: output) }) {
-                return
-            }
-            try renderer.writePage("item", path: Self.detailPath(slug: item.slug), inputs: pageInputs, root: root, into: output) {
+            try renderer.writePage("item", path: path, inputs: inputs.value, root: root, into: output) {
                 PageHead(title: "\(item.title) · \(config.title)", description: item.intro, image: ImageChoice.largest(item.images))
             } values: {
                 var values = renderer.common(root: root)
@@ -127,17 +122,10 @@ public struct PageWriter: Plugin {
     /// The path of the detail page of the item whose slug is `slug`: `items/SLUG/index.html`,
     /// made in one allocation (interpolating it grew the string twice, for each of 10,000 pages).
     static func detailPath(slug: String) -> String {
-        withDetailPath(slug: slug) { String(decoding: $0, as: UTF8.self) }
-    }
-
-    /// Calls `body` with the UTF-8 of ``detailPath(slug:)``, made on the stack. (Inlined, so that
-    /// the caller's closure is too: called through, it retained everything the closure takes.)
-    @inline(__always)
-    static func withDetailPath<Result>(slug: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         let prefix: StaticString = "items/", suffix: StaticString = "/index.html"
         var slug = slug
         return slug.withUTF8 { slug in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefix.utf8CodeUnitCount + slug.count + suffix.utf8CodeUnitCount) { buffer in
+            String(unsafeUninitializedCapacity: prefix.utf8CodeUnitCount + slug.count + suffix.utf8CodeUnitCount) { buffer in
                 var end = 0
                 func append(_ bytes: UnsafeBufferPointer<UInt8>) {
                     _ = UnsafeMutableBufferPointer(rebasing: buffer[end...]).initialize(from: bytes)
@@ -146,7 +134,7 @@ public struct PageWriter: Plugin {
                 append(UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
                 append(slug)
                 append(UnsafeBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount))
-                return body(UnsafeBufferPointer(buffer))
+                return end
             }
         }
     }

@@ -136,13 +136,7 @@ final class StagedOutput: Sendable {
     /// from several threads, for different paths. (Here rather than in ``OutputSet``: reading
     /// ``previous`` from another object retained its buffers on every call, from both cores.)
     func keepPrevious(_ path: String, ifDigest digest: UInt64) -> Bool {
-        var path = path
-        return path.withUTF8 { keepPrevious(pathUTF8: $0, ifDigest: digest) }
-    }
-
-    /// ``keepPrevious(_:ifDigest:)`` of the path whose UTF-8 is `pathUTF8`.
-    func keepPrevious(pathUTF8: UnsafeBufferPointer<UInt8>, ifDigest digest: UInt64) -> Bool {
-        guard let place = previous.place(ofBytes: pathUTF8), let record = previous.value(at: place), record.digest == digest,
+        guard let place = previous.place(of: path), let record = previous.value(at: place), record.digest == digest,
               untouchedFiles[place]
         else { return false }
         marks[place].store(Mark.keptAsRecorded, ordering: .relaxed)
