@@ -262,12 +262,12 @@ private final class StoredEntries: @unchecked Sendable {
     /// The entries of `file`; none when it is missing, damaged, or does not start with `firstLine`
     /// (another format or program).
     init(file: URL, firstLine: String) {
-        var contents = (bytes: Self.map(file), isMapped: true)
-        if contents.bytes == nil { contents = (Self.read(file), false) }
-        let read = contents.bytes.flatMap { bytes in bytes.starts(with: firstLine.utf8) ? Self.entries(in: bytes, from: firstLine.utf8.count) : nil }
-        if read == nil, let bytes = contents.bytes { Self.release(bytes, isMapped: contents.isMapped) }
-        bytes = read == nil ? UnsafeRawBufferPointer(start: nil, count: 0) : contents.bytes!
-        isMapped = contents.isMapped
+        let mapped = Self.map(file)
+        let contents = mapped ?? Self.read(file)
+        isMapped = mapped != nil
+        let read = contents.flatMap { $0.starts(with: firstLine.utf8) ? Self.entries(in: $0, from: firstLine.utf8.count) : nil }
+        if read == nil, let contents { Self.release(contents, isMapped: isMapped) }
+        bytes = read == nil ? UnsafeRawBufferPointer(start: nil, count: 0) : contents!
         keys = read?.keys ?? []
         offsets = read?.offsets ?? []
         lengths = read?.lengths ?? []
