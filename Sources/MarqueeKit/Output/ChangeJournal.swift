@@ -29,12 +29,15 @@ struct ChangeJournal: Codable {
     }
 
     /// Writes the journal beside the output (after this, the change will happen even if the
-    /// process dies).
+    /// process dies). Written without `fsync` (which `Data.write(to:)` does): a killed process
+    /// leaves its writes to the kernel, and waiting for the disk took 0.5–0.9 ms of a one-item
+    /// rebuild, more while the disk is busy. (Power loss is not guarded against: the staged
+    /// pages are not synced either.)
     func record() throws(BuildError) {
         let location = Self.location(for: output)
         let draft = location.deletingLastPathComponent().appending(path: location.lastPathComponent + ".draft")
         do {
-            try JSONEncoder().encode(self).write(to: draft)
+            try FileIO.write(JSONEncoder().encode(self), to: draft.path)
             guard rename(draft.path, location.path) == 0 else { throw FileIO.failure(location.path) }
         } catch {
             unlink(draft.path)
