@@ -1206,6 +1206,27 @@ struct StagedOutputTests {
         #expect(next.recorded() == ["a.html": previous["a.html"]!] && next.recordedAnew().isEmpty)
         #expect(FileIO.regularFiles(under: output.path) == ["a.html"])
     }
+
+    /// The caches' whole-file writes: the new bytes in place of the old, no temporary file left,
+    /// and a write that cannot happen leaves the old file and nothing else.
+    @Test func replacingAFileLeavesTheOldOrTheNewWhole() throws {
+        let folder = try TestSupport.temporaryFolder()
+        let file = folder.appending(path: "cache")
+        try Data("old contents".utf8).write(to: file)
+        let new = Array("new".utf8)
+        #expect(new.withUnsafeBytes { FileIO.replace(file.path, with: $0) })
+        #expect(try String(contentsOf: file, encoding: .utf8) == "new")
+        #expect(FileIO.regularFiles(under: folder.path) == ["cache"])
+        // The temporary file cannot be made in a missing folder: false, and nothing written.
+        let missing = folder.appending(path: "missing/cache")
+        #expect(!new.withUnsafeBytes { FileIO.replace(missing.path, with: $0) })
+        #expect(!FileManager.default.fileExists(atPath: missing.deletingLastPathComponent().path))
+        // A folder in the way of the rename: false, the folder as it was, no temporary file left.
+        let blocked = folder.appending(path: "blocked")
+        try FileManager.default.createDirectory(at: blocked.appending(path: "inside"), withIntermediateDirectories: true)
+        #expect(!new.withUnsafeBytes { FileIO.replace(blocked.path, with: $0) })
+        #expect(FileIO.regularFiles(under: folder.path) == ["cache"])
+    }
 }
 
 @Suite("Build memo", .removesTemporaryFolders)

@@ -53,11 +53,7 @@ struct BuildState: Equatable {
         if let previous, let changed, append(to: target.path, replacing: previous, files: changed.files, folders: changed.folders) { return }
         try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         // Written from the array's own memory (a copy into `Data` was a tenth of saving).
-        bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            try? Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none)
-                .write(to: target, options: .atomic)
-        }
+        _ = bytes.withUnsafeBytes { FileIO.replace(target.path, with: $0) }
     }
 
     /// Appends the lines of `files` and `folders` that differ from `previous`, and the summary,

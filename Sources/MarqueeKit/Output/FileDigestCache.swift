@@ -7,8 +7,8 @@ import Foundation
 /// every build does, a no-op one too.
 ///
 /// Kept in one small text file, `digest stamp… path` per line after a first line naming the
-/// hash's version (``StableHasher/version``), rewritten whole (through a temporary file and a
-/// rename) when a digest was added; a missing or damaged file, or one of another version, is an
+/// hash's version (``StableHasher/version``), rewritten whole (``FileIO/replace(_:with:)``)
+/// when a digest was added; a missing or damaged file, or one of another version, is an
 /// empty cache. (The digests name the fonts in the built site: one of an older hash kept
 /// through an upgrade would make the site depend on what the cache held.)
 final class FileDigestCache: Sendable {
@@ -56,6 +56,6 @@ final class FileDigestCache: Sendable {
             lines += StableHash.hexDigits(entry.digest) + " " + entry.stamp.map(String.init).joined(separator: " ") + " " + path + "\n"
         }
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try? Data(lines.utf8).write(to: file, options: .atomic)
+        _ = lines.withUTF8 { FileIO.replace(file.path, with: UnsafeRawBufferPointer($0)) }
     }
 }

@@ -39,6 +39,25 @@ enum FileIO {
         return FileStamp(info)
     }
 
+    /// Replaces the file at `path` with `bytes` whole: written to a temporary file beside it and
+    /// renamed over it, so a reader sees the old file or the new one. Not synced to the disk (as
+    /// Foundation's atomic writes are, each `fsync` waiting a millisecond or more for a busy
+    /// disk): for the build's own caches, which a later build checks and remakes when damaged.
+    /// False when writing failed (the old file is left as it was).
+    @discardableResult
+    static func replace(_ path: String, with bytes: UnsafeRawBufferPointer) -> Bool {
+        let temporary = path + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return false }
+        let written = writeAll(bytes, to: descriptor)
+        close(descriptor)
+        guard written, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        return true
+    }
+
     /// Writes all of `bytes` to the open file `descriptor`; false when a write fails.
     static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
         var offset = 0
