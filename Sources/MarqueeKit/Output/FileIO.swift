@@ -46,10 +46,17 @@ enum FileIO {
     /// False when writing failed (the old file is left as it was).
     @discardableResult
     static func replace(_ path: String, with bytes: UnsafeRawBufferPointer) -> Bool {
+        replace(path) { writeAll(bytes, to: $0) }
+    }
+
+    /// ``replace(_:with:)`` with the new contents written by `write` to the temporary file's
+    /// descriptor (for contents made a piece at a time); `write` returns false when a write failed.
+    @discardableResult
+    static func replace(_ path: String, writing write: (Int32) -> Bool) -> Bool {
         let temporary = path + ".tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return false }
-        let written = writeAll(bytes, to: descriptor)
+        let written = write(descriptor)
         close(descriptor)
         guard written, rename(temporary, path) == 0 else {
             unlink(temporary)

@@ -168,18 +168,15 @@ public final class BuildMemo: Sendable {
     /// file renamed over the old one, a megabyte at a time so that a large site's memo is never
     /// held twice in memory. Reused entries are copied as they were stored.
     private func rewrite(_ file: URL, with entries: [UInt64: String], from stored: StoredEntries?) {
-        let temporary = file.path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { return }
-        var writer = EntryWriter(descriptor: descriptor)
-        writer.buffer += firstLine.utf8
-        for (key, value) in entries { writer.add(key, value) }
-        if let stored {
-            for entry in stored.usedEntries() where entries[stored.key(of: entry)] == nil { writer.copy(entry, from: stored) }
+        FileIO.replace(file.path) { descriptor in
+            var writer = EntryWriter(descriptor: descriptor)
+            writer.buffer += firstLine.utf8
+            for (key, value) in entries { writer.add(key, value) }
+            if let stored {
+                for entry in stored.usedEntries() where entries[stored.key(of: entry)] == nil { writer.copy(entry, from: stored) }
+            }
+            return writer.finish()
         }
-        let complete = writer.finish()
-        close(descriptor)
-        if complete { rename(temporary, file.path) } else { unlink(temporary) }
     }
 }
 
