@@ -53,5 +53,8 @@ struct Build: AsyncParsableCommand {
             printError("\(error)")
             throw ExitCode(1)
         }
+        // Exits here rather than returning: the asynchronous `main` would hand the exit to a
+        // thread of its own, started for it (~0.4 ms of every build).
+        Foundation.exit(0)
     }
 }
