@@ -187,6 +187,60 @@ struct UnchangedInputTests {
         #expect(otherProgram.contains("site in Montana") && !otherProgram.contains("Nowhere"), "another program's memo was used")
     }
 
+    /// Counts the builds that run the stages after loading.
+    struct StageCounter: Plugin {
+        let name = "stage-counter"
+        let runs = Locked(0)
+
+        func itemFiles(in context: BuildContext) -> [URL]? { [] }
+
+        func transformItems(_ items: inout [Item], in context: BuildContext) throws {
+            runs.withLock { $0 += 1 }
+        }
+    }
+
+    /// A movie list saved again with the same bytes (by an editor or a checkout) is loaded, as
+    /// any write to it is, but its items are those of the last build: the build stops after
+    /// loading, writes nothing, and records the new stamps so that the next one does not load.
+    @Test func aListSavedAgainUnchangedStopsAfterLoading() async throws {
+        let root = try TestSupport.makeFixtureSite()
+        let movies = root.appending(path: "Content/movies.json")
+        let loads = LoadCounter(files: [movies]), stages = StageCounter()
+        func build() async throws -> BuildReport {
+            var site = try Site.fromConfig(root: root)
+            site.plugins += [loads, stages] as [any Plugin]
+            return try await SiteBuilder(site: site).build()
+        }
+        _ = try await build()
+        #expect(loads.loads.withLock { $0 } == 1 && stages.runs.withLock { $0 } == 1)
+
+        let bytes = try Data(contentsOf: movies)
+        var before = stat(), after = stat()
+        stat(movies.path, &before)
+        try bytes.write(to: movies, options: .atomic)
+        stat(movies.path, &after)
+        #expect(after.st_ino != before.st_ino || after.st_ctim.tv_nsec != before.st_ctim.tv_nsec || after.st_ctim.tv_sec != before.st_ctim.tv_sec)
+        let savedAgain = try await build()
+        #expect(loads.loads.withLock { $0 } == 2, "a list written again was not loaded")
+        #expect(stages.runs.withLock { $0 } == 1, "a list saved with the same bytes ran the stages")
+        #expect(savedAgain.filesWritten == 0)
+
+        _ = try await build()
+        #expect(loads.loads.withLock { $0 } == 2, "the new stamps were not recorded")
+
+        // Other files under Content/ still count by their stamps: their bytes are not in the items.
+        try "a note".write(to: root.appending(path: "Content/notes.txt"), atomically: true, encoding: .utf8)
+        _ = try await build()
+        #expect(stages.runs.withLock { $0 } == 2, "a new file under Content/ did not run the stages")
+
+        // And a real edit of the list runs them.
+        let text = try String(contentsOf: movies, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"Title\": \"Arrival\"", with: "\"Title\": \"Arrivel\"").write(to: movies, atomically: true, encoding: .utf8)
+        let edited = try await build()
+        #expect(stages.runs.withLock { $0 } == 3)
+        #expect(edited.filesWritten > 0)
+    }
+
     /// A plugin that cannot say what its items come from is loaded on every build.
     @Test func itemsFromUnknownInputsAreLoadedEveryTime() async throws {
         let root = try TestSupport.makeFixtureSite()

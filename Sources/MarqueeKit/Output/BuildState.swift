@@ -202,12 +202,20 @@ struct BuildState: Equatable {
         return StableHash.hex(parts.joined(separator: "\u{1F}"))
     }
 
-    /// ``SourceStamps/stamps(under:)`` of `Content/`. Local files (posters, images in
-    /// descriptions) are read later than the checks that use this: their stamps stand in for
-    /// them, and a file rewritten in place with its size and modification time kept still
-    /// shows, by its change time.
-    static func contentStamps(of site: Site) -> String {
-        SourceStamps.stamps(under: site.root.appending(path: "Content").path)
+    /// ``SourceStamps/stamps(under:)`` of `Content/`: `all` of them, for ``inputs(files:contentStamps:environment:)``,
+    /// and those of every entry but the item files, for ``fingerprint(items:contentStamps:environment:)``.
+    /// Local files (posters, images in descriptions) are read later than the checks that use
+    /// these: their stamps stand in for them, and a file rewritten in place with its size and
+    /// modification time kept still shows, by its change time. An item file's bytes are in the
+    /// items the fingerprint hashes, so a list saved again unchanged (by an editor, a checkout)
+    /// leaves the fingerprint as it was and the build stops after loading.
+    static func contentStamps(of site: Site, itemFiles: [URL]) -> (all: String, besideItemFiles: String) {
+        let content = site.root.appending(path: "Content").standardizedFileURL.path
+        let inside = Set(itemFiles.map(\.standardizedFileURL.path).compactMap { path in
+            path.hasPrefix(content + "/") ? String(path.dropFirst(content.count + 1)) : nil
+        })
+        let stamps = SourceStamps.stamps(under: content, settingAside: inside)
+        return (stamps.all, stamps.rest)
     }
 
     /// A hash of what the items are loaded from, to be taken before loading: the environment,

@@ -157,10 +157,10 @@ public struct SiteBuilder: Sendable {
         let environment = BuildState.environment(of: site)
         // What the items come from, stamped before anything is read (a file changed while this
         // build runs then differs from what the state records, and the next build loads it).
-        let contentStamps = BuildState.contentStamps(of: site)
         let itemFiles = site.itemFiles(in: context)
+        let contentStamps = BuildState.contentStamps(of: site, itemFiles: itemFiles.files)
         let inputs = itemFiles.complete
-            ? BuildState.inputs(files: itemFiles.files, contentStamps: contentStamps, environment: environment) : nil
+            ? BuildState.inputs(files: itemFiles.files, contentStamps: contentStamps.all, environment: environment) : nil
         timings.lap("prepare")
         // None of that changed since the last build, and its output is untouched: stop before loading.
         // (The state's first line tells whether reading all of it is worth it.)
@@ -184,7 +184,7 @@ public struct SiteBuilder: Sendable {
         var items = try await loadAll(context)
         timings.lap("load")
         // Nothing changed since the last build (same items and settings, output untouched): stop here.
-        let fingerprint = BuildState.fingerprint(items: &items, contentStamps: contentStamps, environment: environment)
+        let fingerprint = BuildState.fingerprint(items: &items, contentStamps: contentStamps.besideItemFiles, environment: environment)
         timings.lap("fingerprint")
         let previous = await previousState
         timings.lap("load state")

@@ -24,11 +24,20 @@ public struct SourceStamps: Equatable, Sendable {
 
     /// `path:stamp` for every entry under `folder` (paths relative to it), sorted, as one string.
     static func stamps(under folder: String) -> String {
-        var stamps: [String] = []
+        stamps(under: folder, settingAside: []).all
+    }
+
+    /// ``stamps(under:)`` of `folder`, and the same without the entries whose paths (relative to
+    /// `folder`) are in `setAside`.
+    static func stamps(under folder: String, settingAside setAside: Set<String>) -> (all: String, rest: String) {
+        var stamps: [(path: String, line: String)] = []
         FileIO.walk(folder) { path, _ in
-            stamps.append(path + ":" + stamp(of: folder + "/" + path))
+            stamps.append((path, path + ":" + stamp(of: folder + "/" + path)))
         }
-        return stamps.sorted().joined(separator: ",")
+        stamps.sort { $0.line < $1.line }
+        let all = stamps.map(\.line).joined(separator: ",")
+        guard !setAside.isEmpty else { return (all, all) }
+        return (all, stamps.filter { !setAside.contains($0.path) }.map(\.line).joined(separator: ","))
     }
 
     /// The change stamp of the entry at `path`, as text; empty when it is missing.
