@@ -1364,6 +1364,40 @@ struct BuildMemoTests {
         #expect(BuildMemo(file: file, program: "marquee 1").value(for: 7) == nil)
     }
 
+    /// The index written with the file (see `StoredEntries`) is read instead of the entries'
+    /// headers; one that does not fit the file makes the memo ignored whole, never read astray.
+    @Test func anIndexThatDoesNotFitIsIgnored() throws {
+        let file = try TestSupport.temporaryFolder().appending(path: "site.memo")
+        let memo = BuildMemo(file: file)
+        for key in 1...3 as ClosedRange<UInt64> { memo.store("value \(key)", for: key) }
+        memo.save()
+        let good = try Data(contentsOf: file)
+        let indexField = try #require(good.firstIndex(of: UInt8(ascii: "\n"))) + 1
+        func number(at offset: Int) -> UInt64 {
+            good[offset..<offset + 8].enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+        }
+        func reads(_ edit: (inout Data) -> Void) throws -> [String?] {
+            var bytes = good
+            edit(&bytes)
+            try bytes.write(to: file)
+            let read = BuildMemo(file: file)
+            return (1...3 as ClosedRange<UInt64>).map { read.value(for: $0) }
+        }
+        func put(_ value: UInt64, at offset: Int, in bytes: inout Data) {
+            for byte in 0..<8 { bytes[offset + byte] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(byte))) }
+        }
+        #expect(try reads { _ in } == ["value 1", "value 2", "value 3"])
+        let indexStart = Int(number(at: indexField))
+        #expect(number(at: indexStart) == 3, "the index does not start where the file says")
+        // The index's place past the end of the file, or before the entries.
+        #expect(try reads { put(UInt64(good.count), at: indexField, in: &$0) } == [nil, nil, nil])
+        #expect(try reads { put(0, at: indexField, in: &$0) } == [nil, nil, nil])
+        // A count larger than the index holds.
+        #expect(try reads { put(1_000, at: indexStart, in: &$0) } == [nil, nil, nil])
+        // A value's place past the index, where no value of the indexed part can be.
+        #expect(try reads { put(UInt64(indexStart + 1), at: indexStart + 8 + 3 * 8, in: &$0) } == [nil, nil, nil])
+    }
+
     /// A damaged memo is ignored whole, never half read.
     @Test func aDamagedMemoIsIgnored() throws {
         let file = try TestSupport.temporaryFolder().appending(path: "site.memo")
