@@ -1398,6 +1398,21 @@ struct BuildMemoTests {
         #expect(try reads { put(UInt64(indexStart + 1), at: indexStart + 8 + 3 * 8, in: &$0) } == [nil, nil, nil])
     }
 
+    /// Entries are written in the order the build first stored them (a rebuild looks them up in
+    /// the items' order, and finds them one after another), a value stored again in its place.
+    @Test func entriesKeepTheOrderTheyWereStoredIn() throws {
+        let file = try TestSupport.temporaryFolder().appending(path: "site.memo")
+        let memo = BuildMemo(file: file)
+        let keys: [UInt64] = (0..<200).map { UInt64($0) &* 0x9E37_79B9_7F4A_7C15 }
+        for key in keys { memo.store("first <\(key)>", for: key) }
+        memo.store("again", for: keys[7])
+        memo.save()
+        let text = try #require(String(data: try Data(contentsOf: file), encoding: .isoLatin1))
+        let places = keys.map { key in text.range(of: key == keys[7] ? "again" : "first <\(key)>")?.lowerBound }
+        #expect(!places.contains(nil))
+        #expect(places.compactMap { $0 } == places.compactMap { $0 }.sorted())
+    }
+
     /// A damaged memo is ignored whole, never half read.
     @Test func aDamagedMemoIsIgnored() throws {
         let file = try TestSupport.temporaryFolder().appending(path: "site.memo")
