@@ -1,4 +1,5 @@
 import Foundation
+import OrderedCollections
 import Synchronization
 
 /// Results of expensive per-item work remembered from the previous build, keyed by a hash of
@@ -30,8 +31,10 @@ public final class BuildMemo: Sendable {
     /// only ``previous``, with a `Locked<Void>` for the mapping, made ThreadSanitizer report the
     /// empty value's accesses as races.)
     nonisolated(unsafe) private var mapped: Unmanaged<StoredEntries>?
-    /// Values stored during this build.
-    private let current = Locked(StoredValues())
+    /// Values stored during this build, in the order they were first stored: the file lists them
+    /// so, and a rebuild, which looks the items' records and plans up in the items' order, finds
+    /// them one after another instead of scattered across the file's megabytes.
+    private let current = Locked<OrderedDictionary<UInt64, String>>([:])
 
     /// A memo that starts empty and is never saved.
     public convenience init() { self.init(file: nil) }
@@ -74,7 +77,7 @@ public final class BuildMemo: Sendable {
 
     /// Stores `value` under `key` for the next build.
     public func store(_ value: String, for key: UInt64) {
-        current.withLock { $0.store(value, for: key) }
+        current.withLock { $0[key] = value }
     }
 
     /// The value stored under `key` by the previous build, or `compute()`'s result, stored for the
@@ -120,7 +123,7 @@ public final class BuildMemo: Sendable {
     /// the entries this build stored or reused, so the file does not grow without bound.
     func save() {
         guard let file else { return }
-        let entries = current.withLock { $0 }.inOrder
+        let entries = current.withLock { $0 }
         let stored = previous.withLock { $0 }
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         if let stored, stored.isAppendable(liveBytes: Self.liveBytes(entries, in: stored), adding: Self.bytes(of: entries)),
@@ -132,15 +135,14 @@ public final class BuildMemo: Sendable {
     }
 
     /// Bytes that `entries` take in the file.
-    private static func bytes(of entries: [(key: UInt64, value: String)]) -> Int {
-        entries.reduce(0) { $0 + StoredEntries.headerSize + $1.value.utf8.count }
+    private static func bytes(of entries: OrderedDictionary<UInt64, String>) -> Int {
+        entries.values.reduce(0) { $0 + StoredEntries.headerSize + $1.utf8.count }
     }
 
     /// Bytes of the entries this build stored or looked up: what a rewritten file would hold.
-    private static func liveBytes(_ entries: [(key: UInt64, value: String)], in stored: StoredEntries) -> Int {
+    private static func liveBytes(_ entries: OrderedDictionary<UInt64, String>, in stored: StoredEntries) -> Int {
         // An entry both reused and stored again is written once, with its new value.
-        let replaced = entries.reduce(0) { total, entry in
-            let key = entry.key
+        let replaced = entries.keys.reduce(0) { total, key in
             guard let entry = stored.entry(for: key), stored.wasUsed(entry) else { return total }
             return total + stored.size(of: entry)
         }
@@ -149,7 +151,7 @@ public final class BuildMemo: Sendable {
 
     /// Appends `entries` to the file `stored` was read from, if it still holds exactly that;
     /// false (the file as it was) when it does not or the write fails.
-    private func append(_ entries: [(key: UInt64, value: String)], to file: URL, holding stored: StoredEntries) -> Bool {
+    private func append(_ entries: OrderedDictionary<UInt64, String>, to file: URL, holding stored: StoredEntries) -> Bool {
         let descriptor = open(file.path, O_WRONLY | O_APPEND)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
@@ -168,34 +170,16 @@ public final class BuildMemo: Sendable {
     /// Writes the entries stored by this build and those it reused from `stored` to a temporary
     /// file renamed over the old one, a megabyte at a time so that a large site's memo is never
     /// held twice in memory. Reused entries are copied as they were stored.
-    private func rewrite(_ file: URL, with entries: [(key: UInt64, value: String)], from stored: StoredEntries?) {
+    private func rewrite(_ file: URL, with entries: OrderedDictionary<UInt64, String>, from stored: StoredEntries?) {
         FileIO.replace(file.path) { descriptor in
             var writer = EntryWriter(descriptor: descriptor)
             writer.startFile(firstLine: firstLine)
             for (key, value) in entries { writer.add(key, value) }
             if let stored {
-                let written = Set(entries.map(\.key))
-                for entry in stored.usedEntries() where !written.contains(stored.key(of: entry)) { writer.copy(entry, from: stored) }
+                for entry in stored.usedEntries() where entries[stored.key(of: entry)] == nil { writer.copy(entry, from: stored) }
             }
             return writer.finishWithIndex()
         }
-    }
-}
-
-/// The values a build stored, in the order it first stored them: a rebuild looks up the
-/// records, plans and such of the items in the items' order, and finds them in the file one
-/// after another instead of scattered in a dictionary's order across its megabytes.
-private struct StoredValues {
-    private var values: [UInt64: String] = [:]
-    private var order: [UInt64] = []
-
-    mutating func store(_ value: String, for key: UInt64) {
-        if values.updateValue(value, forKey: key) == nil { order.append(key) }
-    }
-
-    /// The values, by key, in the order their keys were first stored.
-    var inOrder: [(key: UInt64, value: String)] {
-        order.map { ($0, values[$0]!) }
     }
 }
 
