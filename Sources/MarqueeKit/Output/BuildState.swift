@@ -1,4 +1,5 @@
 import Foundation
+import OrderedCollections
 
 /// What the last successful build of a site produced, so that a rebuild whose inputs have not
 /// changed can stop right after loading, and a rebuild after an edit can keep the pages whose
@@ -332,18 +333,20 @@ struct BuildState: Equatable {
         return OutputCheck(untouchedFiles: checked.map(\.file), foldersUnchanged: foldersUnchanged)
     }
 
-    /// Every folder holding one of `files`, with its ancestors; `""` is the output folder.
+    /// Every folder holding one of `files`, with its ancestors; `""` is the output folder. In the
+    /// order the files name them, which the state keeps: a page's folder is then looked up beside
+    /// the page, in the order the file system made both.
     static func folders(holding files: some Sequence<String>) -> [String] {
-        var folders: Set<String> = [""]
+        var folders: OrderedSet<String> = [""]
         for path in files {
             // By bytes: `lastIndex(of:)` on the characters was most of the time of this loop.
             var folder = Substring(path)
             while let slash = folder.utf8.lastIndex(of: UInt8(ascii: "/")) {
                 folder = folder[..<slash]
-                guard folders.insert(String(folder)).inserted else { break }
+                guard folders.append(String(folder)).inserted else { break }
             }
         }
-        return Array(folders)
+        return folders.elements
     }
 
     /// The times of the folders holding `files` after a commit that made `changes` in place, and
