@@ -336,8 +336,6 @@ private final class StoredEntries: @unchecked Sendable {
     private static func entries(
         in bytes: UnsafeRawBufferPointer, from start: Int
     ) -> (keys: [UInt64], offsets: [Int], lengths: [UInt32], index: KeyIndex)? {
-        // Locals, not the closure's captured variables: each captured array passed to the index
-        // was retained and released, thirty thousand times on every rebuild.
         guard start + indexOffsetSize <= bytes.count else { return nil }
         func number<Number: FixedWidthInteger>(at offset: Int, as: Number.Type) -> Number {
             Number(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Number.self))
@@ -349,6 +347,8 @@ private final class StoredEntries: @unchecked Sendable {
         let keysStart = indexStart + 8
         guard count >= 0, count <= (bytes.count - keysStart) / 20 else { return nil }
         let offsetsStart = keysStart + 8 * count, lengthsStart = offsetsStart + 8 * count
+        // Locals, not a closure's captured variables: each captured array passed to the index
+        // was retained and released, thirty thousand times on every rebuild.
         var keys: [UInt64] = [], offsets: [Int] = [], lengths: [UInt32] = []
         keys.reserveCapacity(count)
         offsets.reserveCapacity(count)
@@ -362,7 +362,7 @@ private final class StoredEntries: @unchecked Sendable {
             keys.append(number(at: keysStart + 8 * entry, as: UInt64.self))
             offsets.append(offset)
             lengths.append(length)
-            // The index lists each key once: the file's writer had them in one dictionary.
+            // The index lists each key once: the file's writer took them from one dictionary.
             index.add(entry, keys: keys)
         }
         var offset = lengthsStart + 4 * count
