@@ -191,8 +191,9 @@ private struct EntryWriter {
     private(set) var complete = true
     /// Where the next byte goes, counted from where the writer started.
     private var position = 0
-    /// Where the index's offset goes: right after the first line.
-    private var indexOffsetField = 0
+    /// Where the index's offset goes, right after the first line; nil when the writer appends to
+    /// a file (which has its index already, and keeps no other).
+    private var indexOffsetField: Int?
     /// The entries written, for the index (see ``StoredEntries``).
     private var keys: [UInt64] = [], offsets: [UInt64] = [], lengths: [UInt32] = []
 
@@ -235,6 +236,7 @@ private struct EntryWriter {
     /// Writes the index of the entries written since ``startFile(firstLine:)``, and its offset
     /// after the first line; true when every write succeeded.
     mutating func finishWithIndex() -> Bool {
+        guard let indexOffsetField else { return false }
         let indexOffset = UInt64(position)
         withUnsafeBytes(of: UInt64(keys.count).littleEndian) { append($0) }
         for key in keys { withUnsafeBytes(of: key.littleEndian) { append($0) } }
@@ -246,6 +248,7 @@ private struct EntryWriter {
     }
 
     private mutating func note(_ key: UInt64, length: Int) {
+        guard indexOffsetField != nil else { return }
         keys.append(key)
         offsets.append(UInt64(position + StoredEntries.headerSize))
         lengths.append(UInt32(length))
@@ -297,6 +300,8 @@ private final class StoredEntries: @unchecked Sendable {
     static let headerSize = 12
     /// The index's offset after the first line.
     static let indexOffsetSize = 8
+    /// Bytes of the index per entry: its key, its value's offset and its value's length.
+    static let indexBytesPerEntry = 8 + 8 + 4
     /// The file's bytes: mapped, or read into memory this object owns when the file cannot be
     /// mapped; empty when the file was missing or damaged. (Read through a pointer: each
     /// `Data.withUnsafeBytes` had the runtime check the data's storage for exclusive access,
@@ -345,7 +350,7 @@ private final class StoredEntries: @unchecked Sendable {
         guard indexStart >= firstEntry, indexStart <= bytes.count - 8 else { return nil }
         let count = Int(truncatingIfNeeded: number(at: indexStart, as: UInt64.self))
         let keysStart = indexStart + 8
-        guard count >= 0, count <= (bytes.count - keysStart) / 20 else { return nil }
+        guard count >= 0, count <= (bytes.count - keysStart) / indexBytesPerEntry else { return nil }
         let offsetsStart = keysStart + 8 * count, lengthsStart = offsetsStart + 8 * count
         // Locals, not a closure's captured variables: each captured array passed to the index
         // was retained and released, thirty thousand times on every rebuild.
