@@ -11,12 +11,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-enum { guard_count = 64 };
+// Room for every mapping a process holds at once: a build maps its large inputs and, for the
+// site's assets, the theme's fonts (three per build, and the test suite runs many builds at once).
+enum { guard_count = 1024 };
 
 /// The guarded ranges; a free slot has start 0 and length 0. Read by the handler without a lock:
-/// a slot is filled start first, then length, and emptied length first.
+/// a slot is filled start first, then the protection, then length, and emptied length first.
 static struct {
     _Atomic(uintptr_t) start;
+    _Atomic(int) protection;
     _Atomic(size_t) length;
 } guards[guard_count];
 
@@ -30,12 +33,13 @@ static void on_bus_error(int signal_number, siginfo_t *info, void *context) {
     for (int index = 0; info->si_code == BUS_ADRERR && index < guard_count; index++) {
         uintptr_t start = atomic_load(&guards[index].start);
         size_t length = atomic_load(&guards[index].length);
+        int protection = atomic_load(&guards[index].protection);
         if (start == 0 || address < start || address - start >= length) continue;
         // The file ends before this page: zeros in its place. One page at a time, so that a slot
         // being refilled while it is read can never make this cover more than the faulting page.
         // A raw system call, as the sanitizers' `mmap` wrappers are not meant for signal handlers.
         uintptr_t page = address & ~(page_size - 1);
-        long mapped = syscall(SYS_mmap, page, page_size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+        long mapped = syscall(SYS_mmap, page, page_size, protection, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
         if (mapped != -1) return;
     }
     // Not a guarded page: what would have happened without this handler.
@@ -60,11 +64,12 @@ static void install(void) {
     sigaction(SIGBUS, &action, &previous_action);
 }
 
-int marquee_input_guard_add(const void *start, size_t length) {
+int marquee_input_guard_add(const void *start, size_t length, int writable) {
     pthread_once(&installed, install);
     for (int index = 0; index < guard_count; index++) {
         uintptr_t expected = 0;
         if (atomic_compare_exchange_strong(&guards[index].start, &expected, (uintptr_t)start)) {
+            atomic_store(&guards[index].protection, writable ? PROT_READ | PROT_WRITE : PROT_READ);
             atomic_store(&guards[index].length, length);
             return index;
         }

@@ -1743,6 +1743,32 @@ struct ThemeFontTests {
         #expect(throws: BuildError.self) { try fonts.metrics(for: font) }
     }
 
+    /// A font cut short while it is mapped (`cp` onto it caught halfway, while `marquee serve`
+    /// holds it) reads as zeros past its new end, in the shared mapping and in an asset's private
+    /// one, instead of ending the program with SIGBUS; the asset's zeros stay writable, as the
+    /// rest of its mapping is, and the cache then reads the file as it is now.
+    @Test func aFontCutShortWhileMappedReadsAsZeros() throws {
+        let regular = try Data(contentsOf: ThemeMetrics().regularFont)
+        let font = try TestSupport.temporaryFolder().appending(path: "font.ttf")
+        try regular.write(to: font)
+        let file = try #require(MappedFile(path: font.path))
+        var asset = try #require(file.privateMapping())
+
+        let handle = try FileHandle(forWritingTo: font)
+        try handle.truncate(atOffset: 100)
+        try handle.close()
+        // Every page past the first is gone from the file: each read of one is a SIGBUS.
+        let shared = Data(file.bytes)
+        #expect(shared.count == regular.count && asset.count == regular.count)
+        #expect(shared.prefix(100) == regular.prefix(100))
+        #expect(shared.dropFirst(100).allSatisfy { $0 == 0 })
+        #expect(asset.dropFirst(100).allSatisfy { $0 == 0 })
+        asset[asset.count - 1] = 7
+        #expect(asset.last == 7)
+        #expect(throws: BuildError.self) { try FontMetrics(bytes: file.bytes, of: font) }
+        #expect(try FontCache.shared.bytes(of: font) == regular.prefix(100))
+    }
+
     /// A font asset's bytes are mapped from the file, not copied; a plugin that rewrites them in
     /// place changes neither the file nor what the layout engine measures with.
     @Test func aFontAssetChangedInPlaceLeavesTheFontAlone() throws {

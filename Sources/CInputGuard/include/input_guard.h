@@ -11,10 +11,11 @@
 /// finds out that the file changed by comparing its status afterwards. A SIGBUS anywhere else
 /// goes to the handler that was there before, or ends the program as it would have.
 ///
-/// `start` must be page-aligned and `length` a whole number of pages. Returns the guard's
-/// number for `marquee_input_guard_remove`, or -1 when every guard is in use (the caller then
-/// reads the file instead of mapping it).
-int marquee_input_guard_add(const void *start, size_t length);
+/// `start` must be page-aligned and `length` a whole number of pages. The zeros are writable when
+/// `writable` is nonzero (for a private mapping its reader may change). Returns the guard's number
+/// for `marquee_input_guard_remove`, or -1 when every guard is in use (the caller then reads the
+/// file instead of mapping it).
+int marquee_input_guard_add(const void *start, size_t length, int writable);
 
 /// Stops guarding; called before the mapping is removed.
 void marquee_input_guard_remove(int guard);

@@ -15,40 +15,62 @@ final class MappedInput: @unchecked Sendable {
     /// Whether the file changed since it was mapped; it outlives the mapping when a build keeps
     /// it (the mapping goes as soon as nothing reads it: a 100,000-item list is 135 MB).
     let watch: InputWatch
-    private let mappedLength: Int
-    private let guardNumber: Int32
+    private let mapping: GuardedMapping
 
     /// Maps the file at `path`; nil when it cannot be mapped (it is then read the usual way, which
     /// reports why), or when every guard is in use.
     init?(path: String) {
-        guard let watch = InputWatch(path: path), watch.openedStamp.size > 0 else { return nil }
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let length = (Int(watch.openedStamp.size) + pageSize - 1) / pageSize * pageSize
-        // The page cache's pages, mapped at once (`MAP_POPULATE`): no copy, no page faults later.
-        guard let start = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, watch.descriptor, 0), start != MAP_FAILED else {
-            return nil
-        }
-        let guardNumber = marquee_input_guard_add(start, length)
-        guard guardNumber >= 0 else {
-            munmap(start, length)
-            return nil
-        }
+        guard let watch = InputWatch(path: path), watch.openedStamp.size > 0,
+              // The page cache's pages, mapped at once (`MAP_POPULATE`): no copy, no page faults later.
+              let mapping = GuardedMapping(descriptor: watch.descriptor, size: Int(watch.openedStamp.size), protection: PROT_READ, populated: true)
+        else { return nil }
         self.watch = watch
-        self.guardNumber = guardNumber
-        mappedLength = length
-        bytes = UnsafeRawBufferPointer(start: start, count: Int(watch.openedStamp.size))
+        self.mapping = mapping
+        bytes = UnsafeRawBufferPointer(mapping.bytes)
     }
 
-    deinit {
-        marquee_input_guard_remove(guardNumber)
-        munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), mappedLength)
-    }
+    deinit { mapping.release() }
 
     /// The bytes as `Data`, which keeps the mapping alive.
     var data: Data {
         Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: bytes.count, deallocator: .custom { _, _ in
             withExtendedLifetime(self) {}
         })
+    }
+}
+
+/// A private mapping of a file, guarded against the file being cut short while it is mapped
+/// (`marquee_input_guard_add`): pages past the file's new end read as zeros instead of ending
+/// the program with SIGBUS. (Sendable: whoever releases it owns it, and no one writes to a
+/// mapping that others read.)
+struct GuardedMapping: @unchecked Sendable {
+    /// The file's bytes, as many as it held when mapped.
+    let bytes: UnsafeMutableRawBufferPointer
+    private let mappedLength: Int
+    private let guardNumber: Int32
+
+    /// Maps the first `size` bytes (more than zero) of the open file `descriptor`, with its pages
+    /// in place at once when `populated`; nil when the mapping fails or every guard is in use.
+    init?(descriptor: Int32, size: Int, protection: Int32, populated: Bool = false) {
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let length = (size + pageSize - 1) / pageSize * pageSize
+        guard size > 0, let start = mmap(nil, length, protection, MAP_PRIVATE | (populated ? MAP_POPULATE : 0), descriptor, 0),
+              start != MAP_FAILED
+        else { return nil }
+        let guardNumber = marquee_input_guard_add(start, length, protection & PROT_WRITE != 0 ? 1 : 0)
+        guard guardNumber >= 0 else {
+            munmap(start, length)
+            return nil
+        }
+        bytes = UnsafeMutableRawBufferPointer(start: start, count: size)
+        mappedLength = length
+        self.guardNumber = guardNumber
+    }
+
+    /// Stops guarding the mapping and removes it; its bytes must not be read after.
+    func release() {
+        marquee_input_guard_remove(guardNumber)
+        munmap(bytes.baseAddress, mappedLength)
     }
 }
 

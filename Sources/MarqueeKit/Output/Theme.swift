@@ -292,56 +292,52 @@ struct FastHTMLContentType: MustacheContentType {
     }
 }
 
-/// Font files are mapped into memory and parsed once per process, however many builds run (the
-/// preview server rebuilds), and again only when a file changes on disk.
+/// Font files are parsed once per process, however many builds run (the preview server
+/// rebuilds), and again only when a file changes on disk. A font is mapped only while it is
+/// read: a mapping held for the process would keep one of the guards that mapped inputs need.
 final class FontCache: Sendable {
     static let shared = FontCache()
-    private let cache = Locked<[String: FontMetrics]>([:])
-    private let files = Locked<[String: MappedFile]>([:])
+    /// Per font file: its stamp when its metrics were read, and the metrics.
+    private let cache = Locked<[String: (stamp: MappedFile.Stamp, metrics: FontMetrics)]>([:])
 
     /// The font file's bytes, for the site's assets. A plugin may change an asset's bytes, so
-    /// they are not the shared mapping: they are a private mapping of their own, whose pages are
-    /// copied only if written (copying the 5 MB of fonts into fresh memory was ~5 ms of every
-    /// build).
+    /// they are a private mapping of their own, whose pages are copied only if written (copying
+    /// the 5 MB of fonts into fresh memory was ~5 ms of every build).
     func bytes(of url: URL) throws(BuildError) -> Data {
-        let file = try file(url)
+        let file = try mapped(url)
         if let mapped = file.privateMapping() { return mapped }
         // One copy of the whole buffer: `Data(bytes)` takes a raw buffer as a sequence, a byte at a time.
         guard let base = file.bytes.baseAddress else { return Data() }
         return Data(bytes: base, count: file.bytes.count)
     }
 
-    /// The font's metrics, parsed from the mapped file.
+    /// The font's metrics, parsed from the file as it is now (a file replaced or rewritten since
+    /// its metrics were read is read again).
     func metrics(for url: URL) throws(BuildError) -> FontMetrics {
-        let file = try file(url)
-        if let known = cache.withLock({ $0[url.path] }) { return known }
+        if let stamp = MappedFile.Stamp(path: url.path), let known = cache.withLock({ $0[url.path] }), known.stamp == stamp {
+            return known.metrics
+        }
+        let file = try mapped(url)
         let metrics = try FontMetrics(bytes: file.bytes, of: url)
-        cache.withLock { $0[url.path] = metrics }
+        cache.withLock { $0[url.path] = (file.stamp, metrics) }
         return metrics
     }
 
-    /// The mapping of the file as it is now: a file replaced or rewritten since it was mapped is
-    /// mapped again (reading a mapping whose file has shrunk would crash) and its metrics are
-    /// forgotten.
-    private func file(_ url: URL) throws(BuildError) -> MappedFile {
-        let stamp = MappedFile.Stamp(path: url.path)
-        if let stamp, let known = files.withLock({ $0[url.path] }), known.stamp == stamp { return known }
-        guard stamp != nil, let file = MappedFile(path: url.path) else {
+    private func mapped(_ url: URL) throws(BuildError) -> MappedFile {
+        guard let file = MappedFile(path: url.path) else {
             throw BuildError(file: url.path, "cannot read the theme's font. Install it with `scripts/setup` (Debian's fonts-dejavu-core and fonts-droid-fallback).")
         }
-        return files.withLock { files in
-            if let raced = files[url.path], raced.stamp == file.stamp { return raced }
-            files[url.path] = file
-            cache.withLock { $0[url.path] = nil }
-            return file
-        }
+        return file
     }
 }
 
 /// A regular file mapped read-only into memory. Reading a font this way instead of into a
 /// buffer saves each build two copies of ~5 MB (the fallback font alone is 4 MB) and the page
-/// faults of fresh memory, a large part of loading the theme, which every build pays.
-final class MappedFile: @unchecked Sendable {  // `bytes` is never written, and never unmapped
+/// faults of fresh memory, a large part of loading the theme, which every build pays. The
+/// mappings are guarded (``GuardedMapping``): a font cut short while it is mapped (rewritten in
+/// place by `cp` while `marquee serve` runs) reads as zeros past its new end, which do not parse
+/// as a font, instead of ending the program with SIGBUS.
+final class MappedFile: @unchecked Sendable {  // `bytes` is never written
     /// What identifies the file's contents without reading them.
     struct Stamp: Equatable {
         var device: UInt64, inode: UInt64, size: Int64, modified: Int64
@@ -360,40 +356,72 @@ final class MappedFile: @unchecked Sendable {  // `bytes` is never written, and 
         }
     }
 
+    /// The file's bytes, valid while this object lives.
     let bytes: UnsafeRawBufferPointer
     let stamp: Stamp
     private let path: String
+    /// What holds ``bytes``: the mapping, or a copy when every guard is in use; nil for an empty file.
+    private let storage: Storage?
+    private enum Storage {
+        case mapped(GuardedMapping)
+        case copied(UnsafeMutableRawBufferPointer)
+    }
 
     init?(path: String) {
-        guard let mapping = Self.map(path, protection: PROT_READ) else { return nil }
+        guard let file = Self.opened(path) else { return nil }
+        defer { close(file.descriptor) }
         self.path = path
-        stamp = mapping.stamp
-        bytes = UnsafeRawBufferPointer(mapping.bytes)
+        stamp = file.stamp
+        let size = Int(file.stamp.size)
+        if size == 0 {
+            storage = nil
+        } else if let mapping = GuardedMapping(descriptor: file.descriptor, size: size, protection: PROT_READ) {
+            storage = .mapped(mapping)
+        } else {
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+            guard let base = copy.baseAddress, pread(file.descriptor, base, size, 0) == size else {
+                copy.deallocate()
+                return nil
+            }
+            storage = .copied(copy)
+        }
+        switch storage {
+        case .mapped(let mapping): bytes = UnsafeRawBufferPointer(mapping.bytes)
+        case .copied(let copy): bytes = UnsafeRawBufferPointer(copy)
+        case nil: bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+    }
+
+    deinit {
+        switch storage {
+        case .mapped(let mapping): mapping.release()
+        case .copied(let copy): copy.deallocate()
+        case nil: break
+        }
     }
 
     /// The file's bytes as `Data` over a writable copy-on-write mapping of its own, unmapped when
-    /// the `Data` is released; nil when the file is no longer the one mapped (or is empty).
+    /// the `Data` is released; nil when the file is no longer the one mapped (or is empty), or
+    /// every guard is in use.
     func privateMapping() -> Data? {
-        guard bytes.count > 0, let mapping = Self.map(path, protection: PROT_READ | PROT_WRITE),
+        guard bytes.count > 0, let file = Self.opened(path) else { return nil }
+        defer { close(file.descriptor) }
+        guard file.stamp == stamp,
+              let mapping = GuardedMapping(descriptor: file.descriptor, size: bytes.count, protection: PROT_READ | PROT_WRITE),
               let start = mapping.bytes.baseAddress
         else { return nil }
-        guard mapping.stamp == stamp else {
-            munmap(start, mapping.bytes.count)
-            return nil
-        }
-        return Data(bytesNoCopy: start, count: mapping.bytes.count, deallocator: .custom { start, count in munmap(start, count) })
+        return Data(bytesNoCopy: start, count: bytes.count, deallocator: .custom { _, _ in mapping.release() })
     }
 
-    /// A private mapping of the regular file at `path` (empty for an empty file) and its stamp.
-    private static func map(_ path: String, protection: Int32) -> (bytes: UnsafeMutableRawBufferPointer, stamp: Stamp)? {
-        let descriptor = open(path, O_RDONLY)
+    /// The regular file at `path`, opened for reading, and its stamp.
+    private static func opened(_ path: String) -> (descriptor: Int32, stamp: Stamp)? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        let size = Int(info.st_size)
-        guard size > 0 else { return (UnsafeMutableRawBufferPointer(start: nil, count: 0), Stamp(info)) }
-        guard let start = mmap(nil, size, protection, MAP_PRIVATE, descriptor, 0), start != MAP_FAILED else { return nil }
-        return (UnsafeMutableRawBufferPointer(start: start, count: size), Stamp(info))
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            return nil
+        }
+        return (descriptor, Stamp(info))
     }
 }
