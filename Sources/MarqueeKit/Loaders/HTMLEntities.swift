@@ -57,11 +57,16 @@ enum HTMLEntities {
         data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             guard bytes.position(of: UInt8(ascii: "&"), from: 0) != nil else { return data }
+            // Made at the first replacement: a feed whose references are all XML's own or numeric
+            // (escaped HTML: `&lt;p&gt;`) is returned as it is, not copied.
             var output: [UInt8] = []
-            output.reserveCapacity(bytes.count + 64)
             // Bytes before `copied` are in `output`; runs without a replacement are copied whole.
-            var copied = 0
+            var copied = 0, replaced = false
             func replace(_ range: Range<Int>, with text: String) {
+                if !replaced {
+                    output.reserveCapacity(bytes.count + 64)
+                    replaced = true
+                }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<range.lowerBound]))
                 output.append(contentsOf: text.utf8)
                 copied = range.upperBound
@@ -94,6 +99,7 @@ enum HTMLEntities {
                 if !terminated, !isXML, !numeric { replace(index..<index + 1, with: "&amp;") }
                 index += 1
             }
+            guard replaced else { return data }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
             return Data(output)
         }

@@ -140,7 +140,15 @@ public enum XMLTree {
                 }
             }
         }
-        let text: String
+        // Valid UTF-8 (most feeds) is used as it is, checked in place: decoding it into a string
+        // and copying that out again were two fresh copies of a large feed.
+        if encoding ?? .utf8 == .utf8, let prepared = bytes.withUnsafeBytes({ raw in
+            let utf8 = raw.bindMemory(to: UInt8.self)
+            return (try? UTF8Span(validating: utf8.span)) == nil ? nil : withoutDeclaration(utf8)
+        }) {
+            return prepared
+        }
+        var text: String
         switch encoding ?? .utf8 {
         case .utf8:
             text = String(decoding: bytes, as: UTF8.self)
@@ -150,13 +158,18 @@ public enum XMLTree {
             }
             text = decoded
         }
-        // Drop the declaration (it may name the old encoding); without one, XML is UTF-8.
-        var body = Substring(text)
-        if body.hasPrefix("<?xml"), let end = body.firstIndex(of: ">") {
-            body = body[body.index(after: end)...]
+        return text.withUTF8 { withoutDeclaration($0) }
+    }
+
+    /// Valid UTF-8 without its XML declaration (which may name the encoding it came in; without
+    /// one, XML is UTF-8) and without processing instructions, copied once.
+    private static func withoutDeclaration(_ utf8: UnsafeBufferPointer<UInt8>) -> Data {
+        var start = 0
+        if utf8.hasPrefix(Array("<?xml".utf8), at: 0), let end = utf8.position(of: UInt8(ascii: ">"), from: 0) {
+            start = end + 1
         }
-        // The bytes copied at once (`Array(body.utf8)` copies a substring a byte at a time).
-        return Data(removingProcessingInstructions(body.withUTF8 { Array($0) }))
+        let body = UnsafeBufferPointer(rebasing: utf8[start...])
+        return removingProcessingInstructions(body).map { Data($0) } ?? Data(buffer: body)
     }
 
     /// The document without processing instructions (`<?xml-stylesheet …?>` and the like), their
@@ -164,32 +177,35 @@ public enum XMLTree {
     /// FoundationXML crashes on one without data (`<?x?>` reaches its callback as a NULL string;
     /// found by fuzzing). Comments and CDATA sections are copied untouched.
     static func removingProcessingInstructions(_ input: [UInt8]) -> [UInt8] {
-        input.withUnsafeBufferPointer { bytes in
-            guard bytes.position(of: instructionMarkers.open, from: 0) != nil else { return input }
-            var result: [UInt8] = []
-            result.reserveCapacity(bytes.count)
-            var index = 0
-            while index < bytes.count {
-                // Everything before the next `<` is copied as it is.
-                let next = bytes.position(of: UInt8(ascii: "<"), from: index) ?? bytes.count
-                result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<next]))
-                index = next
-                guard index < bytes.count else { break }
-                if bytes.hasPrefix(instructionMarkers.open, at: index) {
-                    let end = bytes.position(of: instructionMarkers.close, from: index + 2).map { $0 + 2 } ?? bytes.count
-                    result += UnsafeBufferPointer(rebasing: bytes[index..<end]).filter { $0 == 0x0A }
-                    index = end
-                } else if let (opening, closing) = copiedSections.first(where: { bytes.hasPrefix($0.open, at: index) }) {
-                    let end = bytes.position(of: closing, from: index + opening.count).map { $0 + closing.count } ?? bytes.count
-                    result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
-                    index = end
-                } else {
-                    result.append(bytes[index])
-                    index += 1
-                }
+        input.withUnsafeBufferPointer { removingProcessingInstructions($0) } ?? input
+    }
+
+    /// ``removingProcessingInstructions(_:)`` of `bytes`; nil when they hold none (nothing to copy).
+    static func removingProcessingInstructions(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard bytes.position(of: instructionMarkers.open, from: 0) != nil else { return nil }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            // Everything before the next `<` is copied as it is.
+            let next = bytes.position(of: UInt8(ascii: "<"), from: index) ?? bytes.count
+            result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<next]))
+            index = next
+            guard index < bytes.count else { break }
+            if bytes.hasPrefix(instructionMarkers.open, at: index) {
+                let end = bytes.position(of: instructionMarkers.close, from: index + 2).map { $0 + 2 } ?? bytes.count
+                result += UnsafeBufferPointer(rebasing: bytes[index..<end]).filter { $0 == 0x0A }
+                index = end
+            } else if let (opening, closing) = copiedSections.first(where: { bytes.hasPrefix($0.open, at: index) }) {
+                let end = bytes.position(of: closing, from: index + opening.count).map { $0 + closing.count } ?? bytes.count
+                result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
+                index = end
+            } else {
+                result.append(bytes[index])
+                index += 1
             }
-            return result
         }
+        return result
     }
 
     private static let instructionMarkers = (open: Array("<?".utf8), close: Array("?>".utf8))
@@ -199,18 +215,23 @@ public enum XMLTree {
     static let cdata = (open: Array("<![CDATA[".utf8), close: Array("]]>".utf8))
     private static let copiedSections = [comment, cdata]
 
+    /// Refuses a document whose first MiB (its prolog, where a DTD goes) holds `<!ENTITY`.
     private static func refuseEntityDeclarations(_ data: Data, display: String) throws(BuildError) {
-        let marker = Array("<!ENTITY".utf8)
-        let bytes = [UInt8](data.prefix(1 << 20))
-        guard bytes.count >= marker.count else { return }
-        var line = 1
-        for index in 0...(bytes.count - marker.count) {
-            if bytes[index] == 0x0A { line += 1 }
-            if bytes[index] == 0x3C, bytes[index + 1] == 0x21, Array(bytes[index..<index + marker.count]) == marker {
-                throw BuildError(
-                    file: display, place: .lineColumn(line: line, column: 1),
-                    "the document declares entities (<!ENTITY …>), which feeds never need and which can expand without bound or read local files; it is refused.")
+        // Found from its `!`: every tag starts with `<`, few bytes are `!`.
+        let marker = Array("!ENTITY".utf8)
+        let line: Int? = data.prefix(1 << 20).withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var from = 1
+            while let found = bytes.position(of: marker, from: from) {
+                if bytes[found - 1] == UInt8(ascii: "<") { return 1 + bytes[..<found].count { $0 == 0x0A } }
+                from = found + 1
             }
+            return nil
+        }
+        if let line {
+            throw BuildError(
+                file: display, place: .lineColumn(line: line, column: 1),
+                "the document declares entities (<!ENTITY …>), which feeds never need and which can expand without bound or read local files; it is refused.")
         }
     }
 
