@@ -1752,7 +1752,7 @@ struct ThemeFontTests {
         let font = try TestSupport.temporaryFolder().appending(path: "font.ttf")
         try regular.write(to: font)
         let file = try #require(MappedFile(path: font.path))
-        var asset = try #require(file.privateMapping())
+        var asset = try #require(MappedFile(path: font.path, writable: true)).data
 
         let handle = try FileHandle(forWritingTo: font)
         try handle.truncate(atOffset: 100)

@@ -304,11 +304,7 @@ final class FontCache: Sendable {
     /// they are a private mapping of their own, whose pages are copied only if written (copying
     /// the 5 MB of fonts into fresh memory was ~5 ms of every build).
     func bytes(of url: URL) throws(BuildError) -> Data {
-        let file = try mapped(url)
-        if let mapped = file.privateMapping() { return mapped }
-        // One copy of the whole buffer: `Data(bytes)` takes a raw buffer as a sequence, a byte at a time.
-        guard let base = file.bytes.baseAddress else { return Data() }
-        return Data(bytes: base, count: file.bytes.count)
+        try mapped(url, writable: true).data
     }
 
     /// The font's metrics, parsed from the file as it is now (a file replaced or rewritten since
@@ -323,21 +319,21 @@ final class FontCache: Sendable {
         return metrics
     }
 
-    private func mapped(_ url: URL) throws(BuildError) -> MappedFile {
-        guard let file = MappedFile(path: url.path) else {
+    private func mapped(_ url: URL, writable: Bool = false) throws(BuildError) -> MappedFile {
+        guard let file = MappedFile(path: url.path, writable: writable) else {
             throw BuildError(file: url.path, "cannot read the theme's font. Install it with `scripts/setup` (Debian's fonts-dejavu-core and fonts-droid-fallback).")
         }
         return file
     }
 }
 
-/// A regular file mapped read-only into memory. Reading a font this way instead of into a
-/// buffer saves each build two copies of ~5 MB (the fallback font alone is 4 MB) and the page
-/// faults of fresh memory, a large part of loading the theme, which every build pays. The
-/// mappings are guarded (``GuardedMapping``): a font cut short while it is mapped (rewritten in
-/// place by `cp` while `marquee serve` runs) reads as zeros past its new end, which do not parse
-/// as a font, instead of ending the program with SIGBUS.
-final class MappedFile: @unchecked Sendable {  // `bytes` is never written
+/// A regular file mapped into memory. Reading a font this way instead of into a buffer saves
+/// each build two copies of ~5 MB (the fallback font alone is 4 MB) and the page faults of fresh
+/// memory, a large part of loading the theme, which every build pays. The mapping is guarded
+/// (``GuardedMapping``): a font cut short while it is mapped (rewritten in place by `cp` while
+/// `marquee serve` runs) reads as zeros past its new end, which do not parse as a font, instead
+/// of ending the program with SIGBUS.
+final class MappedFile: @unchecked Sendable {  // `bytes` is written only through ``data``, when writable
     /// What identifies the file's contents without reading them.
     struct Stamp: Equatable {
         var device: UInt64, inode: UInt64, size: Int64, modified: Int64
@@ -359,58 +355,49 @@ final class MappedFile: @unchecked Sendable {  // `bytes` is never written
     /// The file's bytes, valid while this object lives.
     let bytes: UnsafeRawBufferPointer
     let stamp: Stamp
-    private let path: String
     /// What holds ``bytes``: the mapping, or a copy when every guard is in use; nil for an empty file.
     private let storage: Storage?
     private enum Storage {
         case mapped(GuardedMapping)
-        case copied(UnsafeMutableRawBufferPointer)
+        case copied
     }
 
-    init?(path: String) {
+    /// Maps the regular file at `path`; `writable` makes the mapping private and writable (its
+    /// pages are copied only if written, and the file never changes).
+    init?(path: String, writable: Bool = false) {
         guard let file = Self.opened(path) else { return nil }
         defer { close(file.descriptor) }
-        self.path = path
         stamp = file.stamp
         let size = Int(file.stamp.size)
         if size == 0 {
             storage = nil
-        } else if let mapping = GuardedMapping(descriptor: file.descriptor, size: size, protection: PROT_READ) {
+            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+        } else if let mapping = GuardedMapping(descriptor: file.descriptor, size: size, protection: writable ? PROT_READ | PROT_WRITE : PROT_READ) {
             storage = .mapped(mapping)
+            bytes = UnsafeRawBufferPointer(mapping.bytes)
         } else {
             let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
             guard let base = copy.baseAddress, pread(file.descriptor, base, size, 0) == size else {
                 copy.deallocate()
                 return nil
             }
-            storage = .copied(copy)
-        }
-        switch storage {
-        case .mapped(let mapping): bytes = UnsafeRawBufferPointer(mapping.bytes)
-        case .copied(let copy): bytes = UnsafeRawBufferPointer(copy)
-        case nil: bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+            storage = .copied
+            bytes = UnsafeRawBufferPointer(copy)
         }
     }
 
     deinit {
         switch storage {
         case .mapped(let mapping): mapping.release()
-        case .copied(let copy): copy.deallocate()
+        case .copied: UnsafeMutableRawBufferPointer(mutating: bytes).deallocate()
         case nil: break
         }
     }
 
-    /// The file's bytes as `Data` over a writable copy-on-write mapping of its own, unmapped when
-    /// the `Data` is released; nil when the file is no longer the one mapped (or is empty), or
-    /// every guard is in use.
-    func privateMapping() -> Data? {
-        guard bytes.count > 0, let file = Self.opened(path) else { return nil }
-        defer { close(file.descriptor) }
-        guard file.stamp == stamp,
-              let mapping = GuardedMapping(descriptor: file.descriptor, size: bytes.count, protection: PROT_READ | PROT_WRITE),
-              let start = mapping.bytes.baseAddress
-        else { return nil }
-        return Data(bytesNoCopy: start, count: bytes.count, deallocator: .custom { _, _ in mapping.release() })
+    /// The bytes as `Data`, which keeps this object alive (and may change them, if writable).
+    var data: Data {
+        guard let base = bytes.baseAddress else { return Data() }
+        return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .custom { _, _ in withExtendedLifetime(self) {} })
     }
 
     /// The regular file at `path`, opened for reading, and its stamp.
