@@ -279,6 +279,7 @@ struct RebuildEquivalenceTests {
             ("order, moving items between gallery pages", { $0.swapAt(0, 6) }),
             ("removal", { $0.remove(at: 3) }),
         ]
+        var removalsAppended = false
         func rebuildMatchesAFreshBuild(after name: String) async throws {
             _ = try await TestSupport.build(root)
             let fresh = try TestSupport.temporaryFolder().appending(path: "Site")
@@ -287,6 +288,22 @@ struct RebuildEquivalenceTests {
             let expected = TestSupport.snapshot(fresh)
             let differing = Set(rebuilt.keys).union(expected.keys).filter { rebuilt[$0] != expected[$0] }
             #expect(differing.isEmpty, "after editing the \(name): \(differing.sorted())")
+            try stateMatchesTheOutput(after: name)
+        }
+        /// The state the rebuild saved (appended to, or written anew) is what a fresh look at the
+        /// output finds: its files with their stamps, and the folders holding them with theirs.
+        func stateMatchesTheOutput(after name: String) throws {
+            let site = try Site.fromConfig(root: root)
+            let output = root.appending(path: "Site")
+            let state = try #require(BuildState.load(for: site))
+            let folder = try #require(OpenFolder(output.path))
+            #expect(Set(state.files.paths) == Set(FileIO.regularFiles(under: output.path)), "after editing the \(name)")
+            for (path, record) in state.files {
+                #expect(folder.status(of: path).map(FileStamp.init) == record.stamp, "after editing the \(name): \(path)")
+            }
+            #expect(state.folders == BuildState.folderStamps(BuildState.folders(holding: state.files.paths), in: output), "after editing the \(name)")
+            let text = try String(contentsOf: BuildState.file(for: site), encoding: .utf8)
+            if text.contains("\nr ") { removalsAppended = true }
         }
         for (name, edit) in edits {
             edit(&entries)
@@ -296,6 +313,8 @@ struct RebuildEquivalenceTests {
         // The feed's title names the source of every one of its items.
         try write(entries, to: root, feedTitle: "Renamed feed")
         try await rebuildMatchesAFreshBuild(after: "feed's title")
+        // Some edit's pages moved or went, and the state recorded that by appending.
+        #expect(removalsAppended)
     }
 }
 

@@ -1057,10 +1057,10 @@ struct BuildStateTests {
         #expect(BuildState(text: text)?.inputs == "9f0e")
     }
 
-    /// A rebuild appends the lines it changed and its summary; what is read back is the whole new
-    /// state. A file that does not end with the previous state's summary (another build wrote
-    /// it), lines named as changed that are not the state's, and appends that would make the
-    /// file twice a fresh one's size are written anew; an append cut short is refused.
+    /// A rebuild appends the lines it changed or removed and its summary; what is read back is
+    /// the whole new state. A file that does not end with the previous state's summary (another
+    /// build wrote it), changes that the paths named do not account for, and appends that would
+    /// make the file twice a fresh one's size are written anew; an append cut short is refused.
     @Test func changedLinesAreAppendedAndReadBackWhole() throws {
         let file = try TestSupport.temporaryFolder().appending(path: "site.state")
         func record(_ size: Int64) -> FileRecord { FileRecord(stamp: FileStamp(size: size, modified: 7), digest: UInt64(size)) }
@@ -1100,9 +1100,34 @@ struct BuildStateTests {
         third.save(to: file, replacing: second, changed: ([], []))
         #expect(BuildState.load(from: file) == third)
 
-        // A path named as changed that the state does not hold: written anew.
-        third.save(to: file, replacing: third, changed: (["gone.html"], []))
-        #expect(try String(contentsOf: file, encoding: .utf8) == third.text)
+        // A file added, and another removed, that are not named as changed: written anew.
+        var fourth = third
+        fourth.files["new.html"] = record(5)
+        fourth.save(to: file, replacing: third, changed: ([], []))
+        #expect(try String(contentsOf: file, encoding: .utf8) == fourth.text)
+        var fifth = fourth
+        fifth.files["new.html"] = nil
+        fifth.save(to: file, replacing: fourth, changed: (["index.html"], []))
+        #expect(try String(contentsOf: file, encoding: .utf8) == fifth.text)
+
+        // A page moved to a new folder, its old folder gone, and a path that was a file becoming
+        // a folder: appended as removals and additions, and read back as the new state.
+        var moved = fifth
+        moved.files["items/a/index.html"] = nil
+        moved.folders["items/a"] = nil
+        moved.files["items/c/index.html"] = record(4)
+        moved.folders["items/c"] = 5
+        moved.files["index.html"] = nil
+        moved.files["index.html/inner.html"] = record(6)
+        moved.folders["index.html"] = 6
+        let beforeMove = try String(contentsOf: file, encoding: .utf8)
+        moved.save(to: file, replacing: fifth, changed: (
+            ["items/a/index.html", "items/c/index.html", "index.html", "index.html/inner.html", "never.html"],
+            ["items/a", "items/c", "index.html"]))
+        let afterMove = try String(contentsOf: file, encoding: .utf8)
+        #expect(afterMove.hasPrefix(beforeMove) && afterMove.contains("\nr items/a/index.html\n"), "\(afterMove)")
+        #expect(BuildState.load(from: file) == moved)
+        third.save(to: file)
 
         // Appending again and again: the file is written anew whenever it would grow past about
         // twice a fresh one's size (estimated from the lines of a large site: here ~570 bytes),
@@ -1187,7 +1212,7 @@ struct StagedOutputTests {
         try staged.put("c.html", Data("new c".utf8))
         try staged.put("e/e.html", Data("new e".utf8))
         #expect(Set(staged.paths) == ["a.html", "b.html", "c.html", "e/e.html"])
-        let result = try staged.commit(existing: previous)
+        let result = try staged.commit(outputHoldsPrevious: true)
         #expect(result.written == 2 && result.unchanged == 2)
         #expect(Set(staged.recordedAnew()) == ["c.html", "e/e.html"])
         let recorded = staged.recorded()
@@ -1201,9 +1226,10 @@ struct StagedOutputTests {
         // Only a.html kept: the others are removed from the output and from the record.
         let next = try StagedOutput(output: output, previous: recorded, untouchedFiles: untouched(recorded))
         #expect(next.keepPrevious("a.html", ifDigest: 1))
-        let removal = try next.commit(existing: recorded)
+        let removal = try next.commit(outputHoldsPrevious: true)
         #expect(removal.written == 0 && removal.unchanged == 1)
         #expect(next.recorded() == ["a.html": previous["a.html"]!] && next.recordedAnew().isEmpty)
+        #expect(Set(next.removedPrevious()) == ["b.html", "c.html", "e/e.html"])
         #expect(FileIO.regularFiles(under: output.path) == ["a.html"])
     }
 

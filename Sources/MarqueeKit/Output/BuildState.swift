@@ -24,7 +24,7 @@ struct BuildState: Equatable {
     /// these are unchanged the output holds exactly the files listed, without reading a folder.
     var folders: PathTable<Int64> = [:]
 
-    static let version = "marquee-0.5"
+    static let version = "marquee-0.6"
     private static let versionBytes = Array(version.utf8)
 
     static func file(for site: Site) -> URL {
@@ -41,10 +41,10 @@ struct BuildState: Equatable {
     }
 
     /// Saves the state. When `previous` is the state the file holds and `changed` names every
-    /// file and folder whose line differs from it (the output's files and folders being the same
-    /// ones), only those lines and a new summary are appended: a one-item rebuild changes a few
-    /// lines of a large site's megabyte. Otherwise, or once the file would be over twice the size
-    /// of a fresh one, the whole state is written anew.
+    /// file and folder whose line differs from it (added, changed or removed), only those lines
+    /// and a new summary are appended: a one-item rebuild changes a few lines of a large site's
+    /// megabyte. Otherwise, or once the file would be over twice the size of a fresh one, the
+    /// whole state is written anew.
     func save(for site: Site, replacing previous: BuildState? = nil, changed: (files: [String], folders: [String])? = nil) {
         save(to: Self.file(for: site), replacing: previous, changed: changed)
     }
@@ -57,24 +57,39 @@ struct BuildState: Equatable {
         _ = bytes.withUnsafeBytes { FileIO.replace(target.path, with: $0) }
     }
 
-    /// Appends the lines of `files` and `folders` that differ from `previous`, and the summary,
-    /// to the file at `path` if it holds `previous`; false (the file as it was) otherwise.
+    /// Appends the lines of `files` and `folders` that differ from `previous` (removals first,
+    /// so that a path removed as a file and added as a folder, or the other way, reads back
+    /// added), and the summary, to the file at `path` if it holds `previous`; false (the file as
+    /// it was) otherwise, and when those lines would not make this state of `previous`'s.
     private func append(to path: String, replacing previous: BuildState, files changedFiles: [String], folders changedFolders: [String]) -> Bool {
-        guard files.count == previous.files.count, folders.count == previous.folders.count else { return false }
+        var removals: [UInt8] = [], additions: [UInt8] = []
+        /// The lines of `changed` paths of `table` that differ from `earlier`, and whether they
+        /// account for every difference in the tables' sizes.
+        func lines<Value>(
+            _ changed: [String], of table: PathTable<Value>, against earlier: PathTable<Value>,
+            _ line: (UnsafeBufferPointer<UInt8>, Value) -> Void
+        ) -> Bool {
+            var count = earlier.count
+            var seen: Set<String> = []
+            for var path in changed where seen.insert(path).inserted {
+                let value = table[path], earlierValue = earlier[path]
+                guard value != earlierValue else { continue }
+                count += (value == nil ? 0 : 1) - (earlierValue == nil ? 0 : 1)
+                path.withUTF8 { path in
+                    if let value { line(path, value) } else { Self.append(removal: path, to: &removals) }
+                }
+            }
+            return count == table.count
+        }
+        guard lines(changedFiles, of: files, against: previous.files, { Self.append($0, $1, to: &additions) }),
+              lines(changedFolders, of: folders, against: previous.folders, { Self.append(folder: $0, $1, to: &additions) })
+        else { return false }
         let descriptor = open(path, O_RDWR | O_APPEND | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, Self.lastLine(of: descriptor, size: Int(info.st_size)) == previous.summaryLine else { return false }
-        var added: [UInt8] = []
-        for var path in changedFiles {
-            guard let record = files[path] else { return false }
-            if record != previous.files[path] { path.withUTF8 { Self.append($0, record, to: &added) } }
-        }
-        for var path in changedFolders {
-            guard let time = folders[path] else { return false }
-            if time != previous.folders[path] { path.withUTF8 { Self.append(folder: $0, time, to: &added) } }
-        }
+        var added = removals + additions
         added += summaryLine.utf8
         added.append(UInt8(ascii: "\n"))
         let freshSize = files.pathBytes + 40 * files.count + folders.pathBytes + 25 * folders.count
@@ -115,7 +130,7 @@ struct BuildState: Equatable {
     /// The state as text: `size mtime digest path` per file (the digest in hex) and
     /// `d mtime - path` per folder (paths never hold control characters, see
     /// ``OutputSet/isSafe(_:)``), then the summary line. Lines appended later replace earlier
-    /// lines of the same path, and the last summary counts.
+    /// lines of the same path, `r path` removes them, and the last summary counts.
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// ``text`` as UTF-8, written number by number (string interpolation per line cost more
@@ -147,6 +162,13 @@ struct BuildState: Equatable {
         bytes.append(UInt8(ascii: " "))
         if let digest = record.digest { append(hex: digest, to: &bytes) } else { bytes.append(UInt8(ascii: "-")) }
         bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: path)
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
+    /// Appends the line that removes a file's or a folder's earlier line.
+    private static func append(removal path: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        bytes += "r ".utf8
         bytes.append(contentsOf: path)
         bytes.append(UInt8(ascii: "\n"))
     }
@@ -350,31 +372,20 @@ struct BuildState: Equatable {
     }
 
     /// The times of the folders holding `files` after a commit that made `changes` in place, and
-    /// when the folders are those of `known`, which of them were read again.
+    /// which folders were read again (nil: all were).
     /// `known` is the previous state when its folder times were confirmed before the commit (see
-    /// ``listing(of:)``): then only the folders of the changed files (with their ancestors) and new
-    /// folders are read again. Otherwise, or when the output was replaced whole, all are read.
+    /// ``check(_:)``): then only the folders of the files moved in or removed (with their
+    /// ancestors) are read again; those the commit left empty, and so removed, are gone, and
+    /// those it made are added. Otherwise, or when the output was replaced whole, all are read.
     static func folderStamps(
         holding files: PathTable<FileRecord>, in output: URL, known: BuildState?, changes: (moved: [String], removed: [String])?
     ) -> (stamps: PathTable<Int64>, reread: [String]?) {
         guard let known, let changes else { return (folderStamps(folders(holding: files.paths), in: output), nil) }
-        // Files only replaced, none added or removed (a typical edit): the folders are the known
-        // ones, and only those holding a replaced file, with their ancestors, have new times.
-        if changes.removed.isEmpty && changes.moved.allSatisfy({ known.files[$0] != nil }) {
-            var stamps = known.folders
-            let changed = folders(holding: changes.moved)
-            let reread = folderStamps(changed, in: output)
-            for folder in changed { stamps[folder] = reread[folder] }
-            return (stamps, changed)
-        }
-        let all = folders(holding: files.paths)
-        let changed = Set(folders(holding: changes.moved + changes.removed))
-        var reread: [String] = [], stamps = PathTable<Int64>(minimumCapacity: all.count)
-        for folder in all {
-            if let time = known.folders[folder], !changed.contains(folder) { stamps[folder] = time } else { reread.append(folder) }
-        }
-        for (folder, time) in folderStamps(reread, in: output) { stamps[folder] = time }
-        return (stamps, nil)
+        var stamps = known.folders
+        let changed = folders(holding: changes.moved + changes.removed)
+        let reread = folderStamps(changed, in: output)
+        for folder in changed { stamps[folder] = reread[folder] }
+        return (stamps, changed)
     }
 
     /// The modification times (ns) of `folders` under `output`; a missing folder is left out.
@@ -494,6 +505,14 @@ extension BuildState {
                 } else {
                     files.set(FileRecord(stamp: FileStamp(size: size, modified: time), digest: digest), forPath: path)
                 }
+                continue
+            }
+            if lead == UInt8(ascii: "r") && offset + 1 < bytes.count && bytes[offset + 1] == UInt8(ascii: " ") {
+                endsWithSummary = false
+                offset += 2
+                guard let path = field(last: true) else { return nil }
+                files.set(nil, forPath: path)
+                folders.set(nil, forPath: path)
                 continue
             }
             let first = field()

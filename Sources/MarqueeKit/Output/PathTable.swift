@@ -176,3 +176,10 @@ extension PathTable: ExpressibleByDictionaryLiteral {
         for (path, value) in elements { self[path] = value }
     }
 }
+
+extension PathTable: CustomStringConvertible {
+    /// The entries as `path: value` pairs sorted by path (a failed test's message stays readable).
+    var description: String {
+        "[" + sorted { $0.path < $1.path }.map { "\($0.path): \($0.value)" }.joined(separator: ", ") + "]"
+    }
+}

@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// Files stream into a staging folder beside the output as writers produce them (so a build
 /// never holds every page in memory); a file whose bytes match the one already in the output is
-/// only noted. ``commit(existing:)`` then brings the output up to date in one of three ways:
+/// only noted. ``commit(outputHoldsPrevious:)`` then brings the output up to date in one of
+/// three ways:
 ///
 /// - nothing changed: the output is left alone (modification times too);
 /// - a few files changed (a typical edit): they are moved into the output, after a journal
@@ -69,6 +70,8 @@ final class StagedOutput: Sendable {
         var written: [String]
         /// Paths whose records are not the previous build's.
         var recordedAnew: [String]
+        /// Paths of the previous build's files that this build neither kept nor added.
+        var removedPrevious: [String]
     }
 
     /// Changes of at most this many files, or of this share of the site, are applied in place.
@@ -147,8 +150,8 @@ final class StagedOutput: Sendable {
         return true
     }
 
-    /// After ``commit(existing:)``: every file's size and modification time (from when it was written
-    /// or compared) and the digests their makers gave.
+    /// After ``commit(outputHoldsPrevious:)``: every file's size and modification time (from when
+    /// it was written or compared) and the digests their makers gave.
     func recorded() -> PathTable<FileRecord> {
         resolved().records
     }
@@ -159,64 +162,61 @@ final class StagedOutput: Sendable {
         resolved().recordedAnew
     }
 
+    /// The paths of ``previous``'s files that this build neither kept nor added: with
+    /// ``recordedAnew()``, every path whose record differs from the previous build's.
+    func removedPrevious() -> [String] {
+        resolved().removedPrevious
+    }
+
     /// The files added, once every writer is done: each path as it was added last (a file kept
     /// as recorded after being written is kept, and its staging copy removed).
     private func resolved() -> Resolution {
         resolution.withLock { known in
             if let known { return known }
             var entries = entries.withLock { $0 }
-            var replacedPrevious = 0, kept = 0
-            for place in previous.places where marks[place].load(ordering: .relaxed) == Mark.keptAsRecorded { kept += 1 }
             var keptAfterAll: Set<String> = []
+            var new = 0
             for (path, entry) in entries {
-                guard let place = previous.place(of: path), previous.value(at: place) != nil else { continue }
-                if marks[place].load(ordering: .relaxed) == Mark.keptAsRecorded {
-                    keptAfterAll.insert(path)
-                    if entry.written { unlink(stagingPrefix + path) }
-                } else {
-                    replacedPrevious += 1
+                guard let place = previous.place(of: path), previous.value(at: place) != nil else {
+                    new += 1
+                    continue
                 }
+                guard marks[place].load(ordering: .relaxed) == Mark.keptAsRecorded else { continue }
+                keptAfterAll.insert(path)
+                if entry.written { unlink(stagingPrefix + path) }
             }
             // Taken out at once (one by one, each removal would move the entries after it).
             if !keptAfterAll.isEmpty { entries.removeAll { keptAfterAll.contains($0.key) } }
-            var records: PathTable<FileRecord>
-            if kept + replacedPrevious == previous.count {
-                // Every file of the previous build kept or made again (a typical rebuild): its
-                // table, with the new records, without a lookup per kept file.
-                records = previous
-            } else {
-                records = PathTable(minimumCapacity: kept + entries.count)
-                for place in previous.places where marks[place].load(ordering: .relaxed) == Mark.keptAsRecorded {
-                    previous.withPath(at: place) { records.set(previous.value(at: place), forPath: $0) }
-                }
+            // The previous build's table, without the files neither kept nor added again, and with
+            // the new records: no lookup per kept file, and the kept ones stay in their order.
+            var records = previous
+            records.reserveCapacity(previous.places.count + new)
+            var removedPrevious: [String] = []
+            for place in previous.places
+            where previous.value(at: place) != nil && marks[place].load(ordering: .relaxed) == Mark.notAdded {
+                removedPrevious.append(previous.path(at: place))
+                records.set(nil, at: place)
             }
             for (path, entry) in entries { records[path] = entry.record }
             let resolution = Resolution(
-                records: records, written: entries.filter(\.value.written).map(\.key), recordedAnew: Array(entries.keys))
+                records: records, written: entries.filter(\.value.written).map(\.key), recordedAnew: Array(entries.keys),
+                removedPrevious: removedPrevious)
             known = resolution
             return resolution
         }
     }
 
-    /// Makes the output hold exactly the files added, then removes the staging folder. `existing`
-    /// is what the output holds when the caller knows it (the files of the previous build's state,
-    /// when ``BuildState/check(_:)`` found no folder changed); otherwise the output is read.
-    func commit(existing known: PathTable<FileRecord>?) throws(BuildError) -> Result {
+    /// Makes the output hold exactly the files added, then removes the staging folder. When
+    /// `outputHoldsPrevious`, the output holds exactly ``previous``'s files (the caller's
+    /// ``BuildState/check(_:)`` found no folder changed) and only those not added again are
+    /// removed; otherwise the output is read for everything else it holds.
+    func commit(outputHoldsPrevious: Bool) throws(BuildError) -> Result {
         let resolution = resolved()
         let files = resolution.records, written = resolution.written
         var result = Result()
         result.written = written.count
         result.unchanged = files.count - result.written
-        let isRemoved = { (path: String) in files[path] == nil }
-        let removed: [String]
-        if let known {
-            // Every file kept is in the output, so in `known`: when the kept files and the written
-            // ones `known` holds are all of it, nothing is removed (no lookup per known file).
-            let replaced = written.count { known[$0] != nil }
-            removed = result.unchanged + replaced == known.count ? [] : known.paths.filter(isRemoved)
-        } else {
-            removed = Self.strays(in: output.path, keeping: files)
-        }
+        let removed = outputHoldsPrevious ? resolution.removedPrevious : Self.strays(in: output.path, keeping: files)
         let outputExists = FileManager.default.fileExists(atPath: output.path)
         if outputExists && result.written == 0 && removed.isEmpty {
             discard()

@@ -224,7 +224,7 @@ public struct SiteBuilder: Sendable {
         timings.lap("check output")
         let staged = try StagedOutput(output: site.output, previous: previous?.files ?? [:], untouchedFiles: check?.untouchedFiles)
         let result: StagedOutput.Result
-        let listing: PathTable<FileRecord>?
+        let outputHoldsPrevious: Bool
         do throws(BuildError) {
             let plugins = site.plugins
             let output = OutputSet(staged: staged, previous: previous, environment: environment) { (file: inout OutputFile) throws(BuildError) in
@@ -240,9 +240,9 @@ public struct SiteBuilder: Sendable {
                 try run(plugin) { try plugin.writeOutputs(for: items, into: output, in: context) }
                 timings.lap("write \(plugin.name)")
             }
-            listing = check?.foldersUnchanged == true ? previous?.files : nil
+            outputHoldsPrevious = previous != nil && check?.foldersUnchanged == true
             if let changed = context.inputChangedWhileRead() { throw changed }
-            result = try staged.commit(existing: listing)
+            result = try staged.commit(outputHoldsPrevious: outputHoldsPrevious)
         } catch {
             staged.discard()
             throw error
@@ -252,17 +252,19 @@ public struct SiteBuilder: Sendable {
         async let memoSaved: Void = memo.save()
         let recorded = staged.recorded()
         let pages = recorded.places.count { place in recorded.value(at: place) != nil && recorded.withPath(at: place, OutputFile.isPage) }
-        let folders = BuildState.folderStamps(holding: recorded, in: site.output, known: listing != nil ? previous : nil, changes: result.changes)
+        let folders = BuildState.folderStamps(
+            holding: recorded, in: site.output, known: outputHoldsPrevious ? previous : nil, changes: result.changes)
         let state = BuildState(
             fingerprint: fingerprint, environment: environment, inputs: inputs ?? "-", items: items.count, pages: pages,
             files: recorded, folders: folders.stamps)
-        // The same files and folders as the previous build's: only the lines of those recorded
-        // anew can differ from its state.
-        state.save(for: site, replacing: previous, changed: folders.reread.map { (staged.recordedAnew(), $0) })
+        // Only the lines of the files recorded anew or removed, and of the folders read again,
+        // can differ from the previous build's state.
+        let changedFiles = staged.recordedAnew() + staged.removedPrevious()
+        state.save(for: site, replacing: previous, changed: folders.reread.map { (changedFiles, $0) })
         await memoSaved
         timings.lap("save state and memo")
         timings.report(to: progress)
-        keepUntilExit(items, memo, previous as Any, state, staged, listing as Any)
+        keepUntilExit(items, memo, previous as Any, state, staged)
         return BuildReport(
             items: items.count, pages: pages, files: recorded.count,
             filesWritten: result.written, filesUnchanged: result.unchanged,
