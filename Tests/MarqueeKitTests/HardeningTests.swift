@@ -114,6 +114,37 @@ struct HardeningTests {
         #expect(try TestSupport.read(root, "index.html").contains("Renamed"))
     }
 
+    /// A theme font written to after the theme mapped it and before the build wrote it into the
+    /// site (here rewritten in place with the same bytes; cut short, it would read as zeros):
+    /// the build fails naming the font, as for a mapped input, and writes nothing. With the
+    /// theme loaded again, it succeeds.
+    @Test func aFontWrittenToDuringABuildFailsItAndWritesNothing() async throws {
+        let root = try TestSupport.makeSite(
+            config: "title: T\nsources:\n  - type: movies\n    path: m.json\n", texts: ["m.json": #"{"movies": [{"Title": "A", "Description": "Text."}]}"#])
+        let font = root.appending(path: "regular.ttf")
+        let bytes = try Data(contentsOf: ThemeMetrics().regularFont)
+        try bytes.write(to: font)
+        var metrics = ThemeMetrics()
+        metrics.regularFont = font
+        func site() throws -> Site {
+            var site = try Site.fromConfig(root: root)
+            site.theme = try Theme.load(siteRoot: root, metrics: metrics)
+            return site
+        }
+        let loaded = try site()
+        let handle = try FileHandle(forWritingTo: font)  // the same file, not a new one in its place
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+        await #expect { try await SiteBuilder(site: loaded).build() } throws: { error in
+            let message = (error as! BuildError).description
+            return message.contains(font.path) && message.contains("changed while the build was reading it")
+        }
+        let output = root.appending(path: "Site")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+        _ = try await SiteBuilder(site: try site()).build()
+        #expect(FileIO.regularFiles(under: output.path).contains { $0.hasPrefix("assets/fonts/marquee-sans.") })
+    }
+
     @Test func oversizedDescriptionsAreRefusedWithTheirPath() async throws {
         let long = String(repeating: "word ", count: 60_000)
         let root = try TestSupport.makeSite(

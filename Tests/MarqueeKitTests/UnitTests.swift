@@ -1756,16 +1756,16 @@ struct ThemeFontTests {
         func rewrite(_ data: Data) throws { try Self.rewriteInPlace(font, with: data) }
         try regular.write(to: font)
         let fonts = FontCache.shared
-        #expect(try fonts.bytes(of: font) == regular)
+        #expect(try fonts.bytes(of: font).data == regular)
         let regularM = try fonts.metrics(for: font).advance(of: "M", size: 15)
 
         try rewrite(bold)
-        #expect(try fonts.bytes(of: font) == bold)
+        #expect(try fonts.bytes(of: font).data == bold)
         let boldM = try fonts.metrics(for: font).advance(of: "M", size: 15)
         #expect(regularM != nil && boldM != nil && regularM != boldM)
 
         try rewrite(Data("not a font".utf8))
-        #expect(try fonts.bytes(of: font) == Data("not a font".utf8))
+        #expect(try fonts.bytes(of: font).data == Data("not a font".utf8))
         #expect(throws: BuildError.self) { try fonts.metrics(for: font) }
     }
 
@@ -1792,7 +1792,7 @@ struct ThemeFontTests {
         asset[asset.count - 1] = 7
         #expect(asset.last == 7)
         #expect(throws: BuildError.self) { try FontMetrics(bytes: file.bytes, of: font) }
-        #expect(try FontCache.shared.bytes(of: font) == regular.prefix(100))
+        #expect(try FontCache.shared.bytes(of: font).data == regular.prefix(100))
     }
 
     /// A font asset's bytes are mapped from the file, not copied; a plugin that rewrites them in
@@ -1804,12 +1804,12 @@ struct ThemeFontTests {
         let fonts = FontCache.shared
         let measured = try fonts.metrics(for: font).advance(of: "M", size: 15)
 
-        var asset = try fonts.bytes(of: font)
+        var asset = try fonts.bytes(of: font).data
         _ = asset.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
         #expect(asset.count == regular.count && asset.allSatisfy { $0 == 0 })
 
         #expect(try Data(contentsOf: font) == regular)
-        #expect(try fonts.bytes(of: font) == regular)
+        #expect(try fonts.bytes(of: font).data == regular)
         #expect(try fonts.metrics(for: font).advance(of: "M", size: 15) == measured)
     }
 

@@ -76,19 +76,24 @@ struct GuardedMapping: @unchecked Sendable {
 
 /// An input file held open to tell whether it was written to since it was opened.
 final class InputWatch: Sendable {
-    fileprivate let descriptor: Int32
+    let descriptor: Int32
     /// The file's device, inode, size and modification time when it was opened (the theme's
     /// mapped files are told apart the same way).
-    fileprivate let openedStamp: MappedFile.Stamp
+    let openedStamp: MappedFile.Stamp
+    /// Whether it is a regular file (not a folder or a device).
+    let isRegularFile: Bool
 
-    fileprivate init?(path: String) {
+    /// Opens the file at `path` for reading; nil when it cannot be opened.
+    init?(path: String) {
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
-        guard let stamp = Self.stamp(descriptor) else {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
             close(descriptor)
             return nil
         }
-        openedStamp = stamp
+        openedStamp = MappedFile.Stamp(info)
+        isRegularFile = info.st_mode & S_IFMT == S_IFREG
     }
 
     deinit { close(descriptor) }

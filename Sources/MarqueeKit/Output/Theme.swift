@@ -300,11 +300,13 @@ final class FontCache: Sendable {
     /// Per font file: its stamp when its metrics were read, and the metrics.
     private let cache = Locked<[String: (stamp: MappedFile.Stamp, metrics: FontMetrics)]>([:])
 
-    /// The font file's bytes, for the site's assets. A plugin may change an asset's bytes, so
-    /// they are a private mapping of their own, whose pages are copied only if written (copying
-    /// the 5 MB of fonts into fresh memory was ~5 ms of every build).
-    func bytes(of url: URL) throws(BuildError) -> Data {
-        try mapped(url, writable: true).data
+    /// The font file's bytes, for the site's assets, and the watch that tells whether the file
+    /// was written to since (its bytes are then not a whole version of it). A plugin may change
+    /// an asset's bytes, so they are a private mapping of their own, whose pages are copied only
+    /// if written (copying the 5 MB of fonts into fresh memory was ~5 ms of every build).
+    func bytes(of url: URL) throws(BuildError) -> (data: Data, watch: InputWatch) {
+        let file = try mapped(url, writable: true)
+        return (file.data, file.watch)
     }
 
     /// The font's metrics, parsed from the file as it is now (a file replaced or rewritten since
@@ -315,6 +317,10 @@ final class FontCache: Sendable {
         }
         let file = try mapped(url)
         let metrics = try FontMetrics(bytes: file.bytes, of: url)
+        // Cut short or rewritten while parsed: the metrics may be read from zeros or from two versions.
+        if file.watch.hasChanged {
+            throw BuildError(file: url.path, "the font changed while the build was reading it; nothing was written. Build again once it is saved.")
+        }
         cache.withLock { $0[url.path] = (file.stamp, metrics) }
         return metrics
     }
@@ -354,7 +360,9 @@ final class MappedFile: @unchecked Sendable {  // `bytes` is written only throug
 
     /// The file's bytes, valid while this object lives.
     let bytes: UnsafeRawBufferPointer
-    let stamp: Stamp
+    /// The file, held open while it is mapped: whether it was written to since.
+    let watch: InputWatch
+    var stamp: Stamp { watch.openedStamp }
     /// What holds ``bytes``: the mapping, or a copy when every guard is in use; nil for an empty file.
     private let storage: Storage?
     private enum Storage {
@@ -365,19 +373,18 @@ final class MappedFile: @unchecked Sendable {  // `bytes` is written only throug
     /// Maps the regular file at `path`; `writable` makes the mapping private and writable (its
     /// pages are copied only if written, and the file never changes).
     init?(path: String, writable: Bool = false) {
-        guard let file = Self.opened(path) else { return nil }
-        defer { close(file.descriptor) }
-        stamp = file.stamp
-        let size = Int(file.stamp.size)
+        guard let watch = InputWatch(path: path), watch.isRegularFile else { return nil }
+        self.watch = watch
+        let size = Int(watch.openedStamp.size)
         if size == 0 {
             storage = nil
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
-        } else if let mapping = GuardedMapping(descriptor: file.descriptor, size: size, protection: writable ? PROT_READ | PROT_WRITE : PROT_READ) {
+        } else if let mapping = GuardedMapping(descriptor: watch.descriptor, size: size, protection: writable ? PROT_READ | PROT_WRITE : PROT_READ) {
             storage = .mapped(mapping)
             bytes = UnsafeRawBufferPointer(mapping.bytes)
         } else {
             let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-            guard let base = copy.baseAddress, pread(file.descriptor, base, size, 0) == size else {
+            guard let base = copy.baseAddress, pread(watch.descriptor, base, size, 0) == size else {
                 copy.deallocate()
                 return nil
             }
@@ -398,17 +405,5 @@ final class MappedFile: @unchecked Sendable {  // `bytes` is written only throug
     var data: Data {
         guard let base = bytes.baseAddress else { return Data() }
         return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .custom { _, _ in withExtendedLifetime(self) {} })
-    }
-
-    /// The regular file at `path`, opened for reading, and its stamp.
-    private static func opened(_ path: String) -> (descriptor: Int32, stamp: Stamp)? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            close(descriptor)
-            return nil
-        }
-        return (descriptor, Stamp(info))
     }
 }

@@ -60,8 +60,9 @@ public final class BuildContext: Sendable {
         }
     }
 
-    /// Keeps the watch of an input mapped by ``InputFile/read(_:display:in:)``, to be checked
-    /// by ``inputChangedWhileRead()`` (not the mapping, which goes when nothing reads it).
+    /// Keeps the watch of an input mapped by ``InputFile/read(_:display:in:)`` (or of a font
+    /// written as an asset, see ``ThemeAssets/sources``), to be checked by
+    /// ``inputChangedWhileRead()`` (not the mapping, which goes when nothing reads it).
     func watch(_ watch: InputWatch, display: String) {
         mappedInputs.withLock { $0.append((display, watch)) }
     }
