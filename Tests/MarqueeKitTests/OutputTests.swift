@@ -176,6 +176,21 @@ struct OutputTests {
         #expect(try leftovers(root).isEmpty)
     }
 
+    /// Applying a journal moves its files and removes the staging folder, also when that holds
+    /// a file that is not among the moves (a page the build wrote and then kept after all).
+    @Test func applyingAJournalRemovesItsStagingFolder() throws {
+        let output = try TestSupport.temporaryFolder().appending(path: "Site")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        for withFileNotMoved in [false, true] {
+            let staged = try StagedOutput(output: output)
+            try staged.put("a/b/new.html", Data("new \(withFileNotMoved)".utf8))
+            if withFileNotMoved { try staged.put("kept/after-all.html", Data("kept".utf8)) }
+            try ChangeJournal(output: output, staging: staged.staging, moves: ["a/b/new.html"], removals: []).apply()
+            #expect(!FileManager.default.fileExists(atPath: staged.staging.path), "with a file not moved: \(withFileNotMoved)")
+            #expect(try String(contentsOf: output.appending(path: "a/b/new.html"), encoding: .utf8) == "new \(withFileNotMoved)")
+        }
+    }
+
     @Test func aJournalLeftByAKilledBuildIsFinishedByTheNextBuild() async throws {
         let root = try site(movies: 20)
         let output = root.appending(path: "Site")
