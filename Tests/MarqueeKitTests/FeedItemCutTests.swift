@@ -157,18 +157,22 @@ struct FeedItemCutTests {
     }
 
     /// A second parse with the first one's memo makes no item again (no intro is made), one
-    /// changed item is made alone, and every item reads as a whole parse makes it.
+    /// changed item is made alone, and every item reads as a whole parse makes it. Each item has
+    /// an origin made of its bytes and the feed around them: the same whether made or
+    /// remembered, and another only for the changed item.
     @Test func unchangedItemsComeFromTheMemo() throws {
         let memoFile = try TestSupport.temporaryFolder().appending(path: "feeds.memo")
         let fixture = try Data(contentsOf: TestSupport.fixtures.appending(path: "feeds/deviantart-popular.xml"))
         let count = try Self.parsedWhole(fixture, display: "feed").items.count
         let parser = RememberingParser(memo: memoFile)
         func parse(_ data: Data) throws -> ParsedFeed { try parser.parse(data, display: "feed") }
-        _ = try parse(fixture)
+        let made = try parse(fixture)
         #expect(parser.introsMade == count)
         let second = try parse(fixture)
         #expect(parser.introsMade == count)
         #expect(Self.fields(second) == Self.fields(try Self.parsedWhole(fixture, display: "feed")))
+        #expect(second.items.allSatisfy { $0.originDigest != nil } && second.items.map(\.originDigest) == made.items.map(\.originDigest))
+        #expect(Set(second.items.map(\.originDigest)).count == count)
         // One item's title changed: that item alone is made again.
         let text = String(decoding: fixture, as: UTF8.self)
         let title = try #require(text.range(of: "<title>", range: text.index(text.startIndex, offsetBy: text.count / 2)..<text.endIndex))
@@ -177,6 +181,8 @@ struct FeedItemCutTests {
         #expect(parser.introsMade == count + 1)
         #expect(Self.fields(third) == Self.fields(try Self.parsedWhole(edited, display: "feed")))
         #expect(third.items.contains { $0.title.hasPrefix("Edited") })
+        #expect(zip(third.items, second.items).filter { $0.originDigest != $1.originDigest }.map(\.0.title).allSatisfy { $0.hasPrefix("Edited") })
+        #expect(zip(third.items, second.items).count { $0.originDigest != $1.originDigest } == 1)
         // An item removed (and the white space after it): no other item is made again.
         let first = try #require(text.range(of: "<item>")), firstEnd = try #require(text.range(of: "</item>", range: first.upperBound..<text.endIndex))
         let removed = Data(text.replacingCharacters(in: first.lowerBound..<firstEnd.upperBound, with: "").utf8)
@@ -210,8 +216,31 @@ struct FeedItemCutTests {
             let parsed = try FeedParser.parse(feed, display: "feed.xml", localImage: { try? assets.register($0, relativeTo: folder) }, memo: memo)
             memo.save()
             #expect(parsed.items.map { $0.images.first?.url } == ["media/x.png", "https://example.org/2.png"])
+            // The item made with a local file's name has no origin; the other has one.
+            #expect(parsed.items.map { $0.originDigest == nil } == [true, false])
             #expect(assets.files.map(\.sitePath) == ["media/x.png"])
         }
+    }
+
+    /// A feed's items keep their origins through loading, with the source's name added (another
+    /// name, other origins), and through the fingerprint's working out of their bodies' digests.
+    @Test func originsSurviveTheSourceNameAndTheBodyDigest() async throws {
+        let folder = try TestSupport.temporaryFolder()
+        let feed = folder.appending(path: "Content/f.xml")
+        try FileManager.default.createDirectory(at: feed.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(contentsOf: TestSupport.fixtures.appending(path: "feeds/deviantart-popular.xml")).write(to: feed)
+        let context = BuildContext(root: folder, config: SiteConfig(title: "T"), theme: try Theme.load(siteRoot: folder), memo: BuildMemo())
+        func origins(name: String) async throws -> [UInt64?] {
+            try await FeedSource(location: .file(feed), displayName: name).loadItems(in: context).map(\.originDigest)
+        }
+        let named = try await origins(name: "Named")
+        #expect(!named.isEmpty && named.allSatisfy { $0 != nil })
+        #expect(try await origins(name: "Named") == named)
+        #expect(zip(try await origins(name: "Other"), named).allSatisfy { $0 != $1 })
+        var item = Item(id: "x", source: "s", title: "t", body: .html("<p>b</p>", base: nil))
+        item.setOrigin(7)
+        item.recordBodyDigest()
+        #expect(item.originDigest == 7 && item.bodyDigest == Item.digest(of: item.body))
     }
 
     /// A broken item is reported exactly as a whole parse reports it (line and column).
@@ -239,6 +268,9 @@ struct FeedItemCutTests {
             let back = try #require(FeedItemRecord.item(record))
             #expect(FeedItemRecord.text(of: back) == record)
             #expect(back.date == item.date && back.images == item.images && back.body == item.body && back.intro == item.intro)
+            #expect(back.link == item.link && back.author == item.author && back.tags == item.tags && back.id == item.id)
+            // The digest read back is the body's own.
+            #expect(back.bodyDigest == Item.digest(of: back.body))
             for cut in [0, 3, record.utf8.count / 2, record.utf8.count - 1] {
                 #expect(FeedItemRecord.item(String(decoding: Array(record.utf8).prefix(cut), as: UTF8.self)) == nil)
             }

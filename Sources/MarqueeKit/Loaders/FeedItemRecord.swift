@@ -4,12 +4,13 @@ import Foundation
 /// them) the last build read from the memo instead of parsing and making it again.
 ///
 /// The text is the fields in order, strings as `<UTF-8 length>:<bytes>`, a missing value as
-/// `-`; it starts with `f1 ` (the format).
+/// `-`; it starts with `f2 ` (the format) and the body's digest (``Item/bodyDigest``, in hex), so
+/// that a rebuild does not hash every remembered description again.
 enum FeedItemRecord {
     /// The record of `item`; nil when it holds what a record cannot give back exactly (a base
     /// URL relative to another, metadata, a rendering).
     static func text(of item: Item) -> String? {
-        var text = "f1 "
+        var text = "f2 "
         func add(_ string: String) { text += "\(string.utf8.count):" + string }
         func add(_ string: String?) { if let string { add(string) } else { text += "-" } }
         func add(_ url: URL?) -> Bool {
@@ -19,6 +20,7 @@ enum FeedItemRecord {
             return true
         }
         guard item.metadata.isEmpty, item.badges.isEmpty, item.cell == nil, item.slug.isEmpty, item.markdownRendering == nil else { return nil }
+        add(String(item.bodyDigest, radix: 16))
         add(item.id)
         add(item.source)
         add(item.title)
@@ -51,15 +53,23 @@ enum FeedItemRecord {
         return text
     }
 
-    /// The item the last build remembered in `memo` under `key`, if any.
+    /// The item the last build remembered in `memo` under `key`, if any, read from the memo's
+    /// bytes in place.
     static func remembered(in memo: BuildMemo?, key: UInt64) -> Item? {
-        memo?.value(for: key).flatMap(item)
+        memo?.withRememberedBytes(for: key) { item(utf8: $0) }
     }
 
     /// The item of a record made by ``text(of:)``; nil for any other text.
     static func item(_ record: String) -> Item? {
-        var reader = Reader(utf8: Array(record.utf8))
-        guard reader.skip("f1 "), let id = reader.string(), let source = reader.string(), let title = reader.string(),
+        var record = record
+        return record.withUTF8 { item(utf8: $0) }
+    }
+
+    /// ``item(_:)`` of a record's UTF-8.
+    private static func item(utf8 record: UnsafeBufferPointer<UInt8>) -> Item? {
+        var reader = Reader(utf8: record)
+        guard reader.skip("f2 "), let digestText = reader.string(), let bodyDigest = UInt64(digestText, radix: 16),
+              let id = reader.string(), let source = reader.string(), let title = reader.string(),
               let link = reader.optionalString(), let intro = reader.string(), let kind = reader.byte(), let bodyText = reader.string()
         else { return nil }
         let body: Markup
@@ -92,20 +102,20 @@ enum FeedItemRecord {
             tags.append(tag)
         }
         guard reader.isAtEnd else { return nil }
-        var item = Item(id: id, source: source, title: title, link: link, body: body, images: images, author: author, date: date, tags: tags)
-        item.intro = intro
-        return item
+        return Item(
+            id: id, source: source, title: title, link: link, intro: intro, storedBody: .given(body), bodyDigest: bodyDigest, images: images,
+            author: author, date: date, tags: tags)
     }
 
     /// Reads a record's fields from its bytes.
     private struct Reader {
-        let utf8: [UInt8]
+        let utf8: UnsafeBufferPointer<UInt8>
         var position = 0
 
         var isAtEnd: Bool { position == utf8.count }
 
-        mutating func skip(_ prefix: String) -> Bool {
-            let bytes = Array(prefix.utf8)
+        mutating func skip(_ prefix: StaticString) -> Bool {
+            let bytes = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
             guard utf8[position...].starts(with: bytes) else { return false }
             position += bytes.count
             return true
@@ -133,7 +143,7 @@ enum FeedItemRecord {
         mutating func string() -> String? {
             guard let length = count(), length <= utf8.count - position else { return nil }
             defer { position += length }
-            return String(decoding: utf8[position..<position + length], as: UTF8.self)
+            return String(decoding: UnsafeBufferPointer(rebasing: utf8[position..<position + length]), as: UTF8.self)
         }
 
         /// A string, or `-` for none (`.some(nil)`); nil when neither is there.

@@ -56,7 +56,15 @@ public struct FeedSource: Plugin {
         if let document = feed.document { context.releaseLater(document) }
         let sourceName = displayName ?? (feed.title.isEmpty ? fallbackName : feed.title)
         var items = feed.items
-        for index in items.indices { items[index].source = sourceName }
+        // The source's name is set on every item, which keeps its origin (if it had one) with the name added.
+        var name = StableHasher("feed-source")
+        name.combine(sourceName)
+        let nameDigest = name.value
+        for index in items.indices {
+            let origin = items[index].originDigest
+            items[index].source = sourceName
+            items[index].carryOrigin(origin, through: nameDigest)
+        }
         return FeedParser.newestFirst(items, limit: limit)
     }
 

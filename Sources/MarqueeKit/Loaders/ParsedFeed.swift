@@ -48,21 +48,30 @@ enum FeedItems {
     /// The items of `sources`, as ``made(count:localImage:_:)`` makes them, but that an item the
     /// last build made of the same bytes is taken as it was, and the others, once made, are
     /// remembered in `memo` under their key (unless they read local images, which copies files:
-    /// only pure results are remembered).
+    /// only pure results are remembered). An item made of its key's bytes alone has an origin
+    /// made of the key (``Item/originDigest``): the fingerprint and the page digests then take
+    /// one number for each of a large feed's unchanged items instead of hashing all its fields.
     static func made<Element: Sendable>(
         _ sources: [FeedItemSource<Element>], memo: BuildMemo?, localImage: LocalImageResolver?,
         _ make: @Sendable (_ element: Element, _ localImage: LocalImageResolver?) -> Item
     ) -> [Item] {
         let drafts = sources.concurrentMap { source in
-            if let item = source.remembered { return (item: item, askedForLocalImage: false) }
-            let draft = drafted(localImage: localImage) { make(source.element, $0) }
-            if !draft.askedForLocalImage, let key = source.key, let memo, let record = FeedItemRecord.text(of: draft.item) {
-                memo.store(record, for: key)
+            var draft = source.remembered.map { (item: $0, askedForLocalImage: false) } ?? drafted(localImage: localImage) { make(source.element, $0) }
+            guard !draft.askedForLocalImage, let key = source.key else { return draft }
+            if source.remembered == nil, let memo {
+                // Its body's digest goes into the record, and stays on the item for later stages.
+                draft.item.recordBodyDigest()
+                if let record = FeedItemRecord.text(of: draft.item) { memo.store(record, for: key) }
             }
+            var origin = originNamespace
+            origin.combine(Int(truncatingIfNeeded: key))
+            draft.item.setOrigin(origin.value)
             return draft
         }
         return drafts.indices.map { drafts[$0].askedForLocalImage ? make(sources[$0].element, localImage!) : drafts[$0].item }
     }
+
+    private static let originNamespace = StableHasher("feed-item-origin")
 
     /// `make(resolver)`, where the resolver (when there is a real one) only notes that it was asked.
     private static func drafted(localImage: LocalImageResolver?, _ make: (LocalImageResolver?) -> Item) -> (item: Item, askedForLocalImage: Bool) {

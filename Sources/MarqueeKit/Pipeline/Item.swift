@@ -158,7 +158,7 @@ public struct Item: Sendable {
     typealias MarkdownRendering = (htmlDigest: UInt64, smartPunctuation: Bool, textBlocks: [TextBlock]?)
 
     /// `body` as stored: as given, or a Markdown description still in the bytes of the JSON
-    /// file it was read from (see ``init(id:source:title:intro:storedBody:bodyDigest:images:)``).
+    /// file it was read from (see ``init(id:source:title:link:intro:storedBody:bodyDigest:images:author:date:tags:originDigest:)``).
     enum StoredBody: Sendable {
         case given(Markup)
         case undecodedMarkdown(JSONText, base: URL?)
@@ -232,16 +232,24 @@ extension Item {
 
     /// An item whose body is `storedBody`, with its ``bodyDigest`` worked out by the source: a
     /// rebuild takes an unchanged movie's description from the list's bytes, decoded only when
-    /// read, and the built-in stages only ever need its digest, unless it changed.
+    /// read, and the built-in stages only ever need its digest, unless it changed. (All fields
+    /// at once: setting them one by one after is an exclusive access to the storage each, for
+    /// every item of a large list or feed.)
     init(
-        id: String, source: String, title: String, intro: String, storedBody: StoredBody, bodyDigest: UInt64, images: [ImageCandidate],
-        originDigest: UInt64? = nil
+        id: String, source: String, title: String, link: String? = nil, intro: String, storedBody: StoredBody, bodyDigest: UInt64,
+        images: [ImageCandidate], author: String? = nil, date: Date? = nil, tags: [String] = [], originDigest: UInt64? = nil
     ) {
-        self.init(id: id, source: source, title: title, intro: intro, body: .text(""), images: images)
-        // The storage was just made: nothing else holds it.
-        storage.fields.body = storedBody
-        storage.fields.bodyDigest = bodyDigest
-        storage.fields.originDigest = originDigest
+        storage = Storage(Fields(
+            id: id, source: source, title: title, link: link, intro: intro, body: storedBody, bodyHTML: .text(""), images: images,
+            author: author, date: date, tags: tags, slug: "", cell: nil, badges: [], metadata: ItemMetadata(),
+            markdownRendering: nil, bodyDigest: bodyDigest, bodyHTMLDigest: nil, originDigest: originDigest))
+    }
+
+    /// Gives the item the origin `origin`: for a built-in source that knows a hash of everything
+    /// it made the item from (a feed item's memo key, see ``FeedItems``).
+    mutating func setOrigin(_ origin: UInt64) {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+        storage.fields.originDigest = origin
     }
 
     /// Gives the item an origin again after a built-in stage changed it, when it had one
@@ -265,9 +273,13 @@ extension Item {
         return false
     }
 
-    /// Works out ``bodyDigest`` and keeps it on the item until `body` changes.
+    /// Works out ``bodyDigest`` and keeps it on the item until `body` changes. The item is what
+    /// it was, and keeps its ``originDigest``.
     mutating func recordBodyDigest() {
-        if knownBodyDigest == nil { writable.fields.bodyDigest = bodyDigest }
+        guard knownBodyDigest == nil else { return }
+        let digest = bodyDigest
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+        storage.fields.bodyDigest = digest
     }
 
     /// A key for `bodyHTML`: equal keys mean equal HTML (but for hash collisions; equal HTML
