@@ -56,7 +56,8 @@ enum FeedItems {
         _ make: @Sendable (_ element: Element, _ localImage: LocalImageResolver?) -> Item
     ) -> [Item] {
         let drafts = sources.concurrentMap { source in
-            var draft = source.remembered.map { (item: $0, askedForLocalImage: false) } ?? drafted(localImage: localImage) { make(source.element, $0) }
+            var draft = source.remembered.map { (item: $0, askedForLocalImage: false) }
+                ?? drafted(localImage: localImage) { make(source.element, $0) }
             guard !draft.askedForLocalImage, let key = source.key else { return draft }
             if source.remembered == nil, let memo {
                 // Its body's digest goes into the record, and stays on the item for later stages.

@@ -125,10 +125,9 @@ public struct Item: Sendable {
         body: Markup, images: [ImageCandidate] = [], author: String? = nil, date: Date? = nil,
         tags: [String] = []
     ) {
-        storage = Storage(Fields(
-            id: id, source: source, title: title, link: link, intro: intro, body: .given(body), bodyHTML: .text(""), images: images,
-            author: author, date: date, tags: tags, slug: "", cell: nil, badges: [], metadata: ItemMetadata(),
-            markdownRendering: nil, bodyDigest: nil, bodyHTMLDigest: nil, originDigest: nil))
+        self.init(
+            id: id, source: source, title: title, link: link, intro: intro, storedBody: .given(body), bodyDigest: nil, images: images,
+            author: author, date: date, tags: tags)
     }
 
     /// The stored fields, each documented on the property above that reads it.
@@ -185,10 +184,16 @@ public struct Item: Sendable {
     /// origin made (``originDigest``).
     private var writable: Storage {
         mutating get {
-            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+            makeStorageUnique()
             storage.fields.originDigest = nil
             return storage
         }
+    }
+
+    /// Copies the storage when another item shares it: before a change that leaves the item
+    /// what it was (its origin, a digest of its own fields).
+    private mutating func makeStorageUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
     }
 }
 
@@ -230,13 +235,13 @@ extension Item {
     /// The forms of ``Markup``.
     enum BodyForm { case markdown, html, text }
 
-    /// An item whose body is `storedBody`, with its ``bodyDigest`` worked out by the source: a
-    /// rebuild takes an unchanged movie's description from the list's bytes, decoded only when
+    /// An item whose body is `storedBody`, with its ``bodyDigest`` when the source worked it out:
+    /// a rebuild takes an unchanged movie's description from the list's bytes, decoded only when
     /// read, and the built-in stages only ever need its digest, unless it changed. (All fields
     /// at once: setting them one by one after is an exclusive access to the storage each, for
     /// every item of a large list or feed.)
     init(
-        id: String, source: String, title: String, link: String? = nil, intro: String, storedBody: StoredBody, bodyDigest: UInt64,
+        id: String, source: String, title: String, link: String? = nil, intro: String, storedBody: StoredBody, bodyDigest: UInt64?,
         images: [ImageCandidate], author: String? = nil, date: Date? = nil, tags: [String] = [], originDigest: UInt64? = nil
     ) {
         storage = Storage(Fields(
@@ -248,7 +253,7 @@ extension Item {
     /// Gives the item the origin `origin`: for a built-in source that knows a hash of everything
     /// it made the item from (a feed item's memo key, see ``FeedItems``).
     mutating func setOrigin(_ origin: UInt64) {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+        makeStorageUnique()
         storage.fields.originDigest = origin
     }
 
@@ -260,10 +265,10 @@ extension Item {
     /// one number each instead of by every field.
     mutating func carryOrigin(_ previous: UInt64?, through step: UInt64) {
         guard let previous else { return }
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
         var hasher = StableHasher()
         hasher.combine(Int(truncatingIfNeeded: previous))
         hasher.combine(Int(truncatingIfNeeded: step))
+        makeStorageUnique()
         storage.fields.originDigest = hasher.value
     }
 
@@ -278,7 +283,7 @@ extension Item {
     mutating func recordBodyDigest() {
         guard knownBodyDigest == nil else { return }
         let digest = bodyDigest
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+        makeStorageUnique()
         storage.fields.bodyDigest = digest
     }
 
