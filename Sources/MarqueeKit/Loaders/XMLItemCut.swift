@@ -103,11 +103,13 @@ struct XMLItemCut: Sendable {
             }
             if bytes[end - 1] == UInt8(ascii: "/") { continue }
             if item == nil, open.count == 1 || open.count == 2, itemNames.contains(where: { name(at: tag + 1, in: bytes).elementsEqual($0) }) {
-                if scope?.tags != open {
-                    guard let declarations = namespaceDeclarations(of: open, in: bytes) else { return nil }
-                    scope = (open, declarations)
+                let inScope: [UInt8]
+                if let scope, scope.tags == open {
+                    inScope = scope.declarations
+                } else {
+                    guard let found = namespaceDeclarations(of: open, in: bytes) else { return nil }
+                    (scope, inScope) = ((open, found), found)
                 }
-                let inScope = scope!.declarations
                 // Items are parsed apart under one set of declarations: an item under others (an
                 // `item` beside RSS's channel, say) stays in the skeleton whole.
                 if declarations == nil { declarations = inScope }

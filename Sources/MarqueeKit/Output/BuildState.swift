@@ -66,14 +66,14 @@ struct BuildState: Equatable {
     private func append(to path: String, replacing previous: BuildState, files changedFiles: [String], folders changedFolders: [String]) -> Bool {
         var removals: [UInt8] = [], additions: [UInt8] = []
         /// The lines of `changed` paths of `table` that differ from `earlier`, and whether they
-        /// account for every difference in the tables' sizes.
+        /// account for every difference in the tables' sizes (a path named twice does not, and
+        /// the state is then written whole).
         func lines<Value>(
             _ changed: [String], of table: PathTable<Value>, against earlier: PathTable<Value>,
             _ line: (UnsafeBufferPointer<UInt8>, Value) -> Void
         ) -> Bool {
             var count = earlier.count
-            var seen: Set<String> = []
-            for var path in changed where seen.insert(path).inserted {
+            for var path in changed {
                 let value = table[path], earlierValue = earlier[path]
                 guard value != earlierValue else { continue }
                 count += (value == nil ? 0 : 1) - (earlierValue == nil ? 0 : 1)

@@ -319,7 +319,7 @@ final class FontCache: Sendable {
         let metrics = try FontMetrics(bytes: file.bytes, of: url)
         // Cut short or rewritten while parsed: the metrics may be read from zeros or from two versions.
         if file.watch.hasChanged {
-            throw BuildError(file: url.path, "the font changed while the build was reading it; nothing was written. Build again once it is saved.")
+            throw .changedWhileRead(url.path)
         }
         cache.withLock { $0[url.path] = (file.stamp, metrics) }
         return metrics

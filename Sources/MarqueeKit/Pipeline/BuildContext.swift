@@ -73,7 +73,7 @@ public final class BuildContext: Sendable {
     /// (a syntax error in half a file) would mislead.
     func inputChangedWhileRead() -> BuildError? {
         guard let changed = mappedInputs.withLock({ $0.first { $0.watch.hasChanged } }) else { return nil }
-        return BuildError(file: changed.display, "the file changed while the build was reading it; nothing was written. Build again once it is saved.")
+        return .changedWhileRead(changed.display)
     }
 
     /// Every warning recorded so far.
@@ -85,5 +85,13 @@ public final class BuildContext: Sendable {
         let base = root.standardizedFileURL.path
         if path.hasPrefix(base + "/") { return String(path.dropFirst(base.count + 1)) }
         return path
+    }
+}
+
+extension BuildError {
+    /// The error of a build that read `file` while another program wrote to it (a mapped input,
+    /// a theme font): what it read may mix two versions, or hold zeros where the file was cut.
+    static func changedWhileRead(_ file: String) -> BuildError {
+        BuildError(file: file, "the file changed while the build was reading it; nothing was written. Build again once it is saved.")
     }
 }

@@ -240,7 +240,7 @@ public struct SiteBuilder: Sendable {
                 try run(plugin) { try plugin.writeOutputs(for: items, into: output, in: context) }
                 timings.lap("write \(plugin.name)")
             }
-            outputHoldsPrevious = previous != nil && check?.foldersUnchanged == true
+            outputHoldsPrevious = check?.foldersUnchanged == true
             if let changed = context.inputChangedWhileRead() { throw changed }
             result = try staged.commit(outputHoldsPrevious: outputHoldsPrevious)
         } catch {
