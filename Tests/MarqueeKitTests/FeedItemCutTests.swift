@@ -113,6 +113,23 @@ struct FeedItemCutTests {
         #expect(cutItems > 3_000)
     }
 
+    /// Items side by side with the same tags share one stand-in, so that the skeleton's parse
+    /// does not grow with the feed; other tags, or anything but white space between two items,
+    /// start another. The items still read as a whole parse makes them.
+    @Test func itemsSideBySideShareAStandIn() throws {
+        let run = (0..<50).map { "<item><title>T\($0)</title></item>\n" }.joined()
+        let data = Data(("<rss version=\"2.0\"><channel><title>R</title>\n" + run + "<item a=\"1\"><title>A</title></item><item a=\"1\"><title>B</title></item>"
+            + "<!-- c --><item><title>C</title></item>" + run + "</channel></rss>").utf8)
+        let cut = try #require(XMLItemCut(try XMLTree.prepared(data, display: "rss")))
+        #expect(cut.pieces.count == 103)
+        let supply = try #require(FeedItemSupply(cut: cut, memo: nil, readsLocalImages: false))
+        let channel = try #require(supply.root.children.first { $0.name == "channel" })
+        #expect(channel.children.compactMap(XMLItemCut.numbers(ofStandIn:)) == [0...49, 50...51, 52...102])
+        let feed = try FeedParser.parse(data, display: "rss")
+        #expect(feed.items.count == 103)
+        #expect(Self.fields(feed) == Self.fields(try Self.parsedWhole(data, display: "rss")))
+    }
+
     /// JSON feeds are cut at their `items` array: shapes with escaped keys, nested arrays, strings
     /// holding brackets, a byte-order mark and the fixture read as whole; a document with two
     /// `items`, an item that is not an object or a broken item is not cut, and reads (or fails) as whole.

@@ -54,9 +54,13 @@ enum FeedItemRecord {
     }
 
     /// The item the last build remembered in `memo` under `key`, if any, read from the memo's
-    /// bytes in place.
+    /// bytes in place, with the origin of an item made of its key's bytes
+    /// (``FeedItems/origin(ofKey:)``). Set here, while nothing else holds the item: set later, on
+    /// a copy, it would copy every field.
     static func remembered(in memo: BuildMemo?, key: UInt64) -> Item? {
-        memo?.withRememberedBytes(for: key) { item(utf8: $0) }
+        var item = memo?.withRememberedBytes(for: key) { Self.item(utf8: $0) }
+        item?.setOrigin(FeedItems.origin(ofKey: key))
+        return item
     }
 
     /// The item of a record made by ``text(of:)``; nil for any other text.

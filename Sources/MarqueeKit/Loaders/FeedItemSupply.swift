@@ -46,11 +46,17 @@ struct FeedItemSupply: Sendable {
         self.elements = elements
     }
 
-    /// What to make the item of `element` (an element of ``root``) from: for a stand-in, the item
-    /// remembered or the full element, and the memo key to remember it under; any other element
-    /// as it is.
-    func source(of element: XMLTreeElement) -> FeedItemSource<XMLTreeElement> {
-        guard let number = XMLItemCut.number(ofStandIn: element), keys.indices.contains(number) else { return FeedItemSource(element: element) }
-        return FeedItemSource(remembered: remembered[number], element: elements[number] ?? element, key: keys[number])
+    /// The parsed trees (the skeleton's and the full elements), for the build to free after it
+    /// ends (``ParsedFeed/document``). Not the remembered items: they become the feed's items,
+    /// which the feed's source then changes, and another holder would make each change copy
+    /// every field of the item.
+    var trees: any Sendable { (root, elements) }
+
+    /// What to make the items of `element` (an element of ``root``) from: for a stand-in, each
+    /// item it stands for, remembered or as its full element, with the memo key to remember it
+    /// under; any other element as it is.
+    func sources(of element: XMLTreeElement) -> [FeedItemSource<XMLTreeElement>] {
+        guard let numbers = XMLItemCut.numbers(ofStandIn: element), numbers.upperBound < keys.count else { return [FeedItemSource(element: element)] }
+        return numbers.map { FeedItemSource(remembered: remembered[$0], element: elements[$0] ?? element, key: keys[$0]) }
     }
 }

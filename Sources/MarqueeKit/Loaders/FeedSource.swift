@@ -35,7 +35,7 @@ public struct FeedSource: Plugin {
     }
 
     public func loadItems(in context: BuildContext) async throws -> [Item] {
-        let feed: ParsedFeed
+        var feed: ParsedFeed
         let fallbackName: String
         let intro = FeedIntro.remembered(in: context.memo)
         switch location {
@@ -55,7 +55,10 @@ public struct FeedSource: Plugin {
         }
         if let document = feed.document { context.releaseLater(document) }
         let sourceName = displayName ?? (feed.title.isEmpty ? fallbackName : feed.title)
+        // Taken out of the feed, not copied: an item another array still held would copy all
+        // its fields to take the name below.
         var items = feed.items
+        feed.items = []
         // The source's name is set on every item, which keeps its origin (if it had one) with the name added.
         var name = StableHasher("feed-source")
         name.combine(sourceName)
@@ -146,7 +149,7 @@ public enum FeedParser {
             root = try XMLTree.parse(prepared: prepared, display: display)
         }
         var feed = try feed(from: root, display: display, intro: intro, localImage: localImage, supply: supply)
-        feed.document = supply.map { $0 as any Sendable } ?? root
+        feed.document = supply?.trees ?? root
         return feed
     }
 

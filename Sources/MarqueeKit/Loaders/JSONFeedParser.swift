@@ -58,7 +58,9 @@ enum JSONFeedParser {
             }
         }
         var feed = ParsedFeed(title: title, link: link, items: items)
-        feed.document = sources.map { $0 as any Sendable } ?? document
+        // The parsed values only: the remembered items are the feed's, which the feed's source
+        // changes (see ``FeedItemSupply/trees``).
+        feed.document = sources.map { $0.map(\.element) as any Sendable } ?? document
         return feed
     }
 

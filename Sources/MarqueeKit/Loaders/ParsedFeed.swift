@@ -42,7 +42,7 @@ enum FeedItems {
         _ make: @Sendable (_ element: XMLTreeElement, _ localImage: LocalImageResolver?) -> Item
     ) -> [Item] {
         guard let supply else { return made(count: elements.count, localImage: localImage) { make(elements[$0], $1) } }
-        return made(elements.map(supply.source(of:)), memo: supply.memo, localImage: localImage, make)
+        return made(elements.flatMap(supply.sources(of:)), memo: supply.memo, localImage: localImage, make)
     }
 
     /// The items of `sources`, as ``made(count:localImage:_:)`` makes them, but that an item the
@@ -58,18 +58,24 @@ enum FeedItems {
         let drafts = sources.concurrentMap { source in
             var draft = source.remembered.map { (item: $0, askedForLocalImage: false) }
                 ?? drafted(localImage: localImage) { make(source.element, $0) }
-            guard !draft.askedForLocalImage, let key = source.key else { return draft }
-            if source.remembered == nil, let memo {
+            // A remembered item has its origin already (``FeedItemRecord/remembered(in:key:)``).
+            guard !draft.askedForLocalImage, source.remembered == nil, let key = source.key else { return draft }
+            if let memo {
                 // Its body's digest goes into the record, and stays on the item for later stages.
                 draft.item.recordBodyDigest()
                 if let record = FeedItemRecord.text(of: draft.item) { memo.store(record, for: key) }
             }
-            var origin = originNamespace
-            origin.combine(Int(truncatingIfNeeded: key))
-            draft.item.setOrigin(origin.value)
+            draft.item.setOrigin(origin(ofKey: key))
             return draft
         }
         return drafts.indices.map { drafts[$0].askedForLocalImage ? make(sources[$0].element, localImage!) : drafts[$0].item }
+    }
+
+    /// The origin (``Item/originDigest``) of an item made of the bytes under memo key `key` alone.
+    static func origin(ofKey key: UInt64) -> UInt64 {
+        var origin = originNamespace
+        origin.combine(Int(truncatingIfNeeded: key))
+        return origin.value
     }
 
     private static let originNamespace = StableHasher("feed-item-origin")

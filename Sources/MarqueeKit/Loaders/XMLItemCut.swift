@@ -8,11 +8,14 @@ import Foundation
 /// (`rdf:RDF` › `item`) and Atom (`feed` › `entry`) keep them. The skeleton is the document with
 /// each of them emptied but for ``marker`` and its number, so that its parse is the document's
 /// tree with stand-ins; which of them are items of the feed is still decided by the format's
-/// parser, with the namespaces libxml2 resolved. A document the scanner is not sure of
+/// parser, with the namespaces libxml2 resolved. Items side by side with the same start tag
+/// (most of a feed's), with nothing but white space between them, share one stand-in: its parse
+/// is one element however many items a feed holds. A document the scanner is not sure of
 /// (a doctype, an unclosed comment or tag, nesting near the limit) is not cut, and is parsed
 /// whole.
 struct XMLItemCut: Sendable {
-    /// The document with every item's content replaced by ``marker`` and the item's number.
+    /// The document with each run of items replaced by one stand-in: the first item's start and
+    /// end tags around ``marker`` and the items' numbers (`7`, or `7-42` for a run).
     let skeleton: Data
     /// The bytes of each item element (start tag to end tag) in ``document``, in order.
     let pieces: [Range<Int>]
@@ -37,10 +40,13 @@ struct XMLItemCut: Sendable {
         self.document = document
     }
 
-    /// The number of the item a stand-in of the skeleton's tree stands for; nil for any other element.
-    static func number(ofStandIn element: XMLTreeElement) -> Int? {
+    /// The numbers of the items a stand-in of the skeleton's tree stands for; nil for any other
+    /// element.
+    static func numbers(ofStandIn element: XMLTreeElement) -> ClosedRange<Int>? {
         guard element.content.count == 1, case .text(let text) = element.content[0], text.hasPrefix(marker) else { return nil }
-        return Int(text.dropFirst())
+        let numbers = text.dropFirst().split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let first = Int(numbers[0]), let last = numbers.count == 2 ? Int(numbers[1]) : first, first <= last else { return nil }
+        return first...last
     }
 
     /// The item elements at `numbers`, parsed together under a wrapper with ``declarations``;
@@ -72,6 +78,18 @@ struct XMLItemCut: Sendable {
         // has the same parents, whose attributes were read again for each (4 % of a rebuild of a
         // 10,000-item feed).
         var scope: (tags: [Range<Int>], declarations: [UInt8])?
+        // The items whose stand-in is still to be written: their start and end tags (the first
+        // item's) and their numbers.
+        var run: (start: Range<Int>, end: Range<Int>, numbers: ClosedRange<Int>)?
+        func writeRun() {
+            guard let current = run else { return }
+            skeleton += UnsafeBufferPointer(rebasing: bytes[current.start])
+            skeleton += markerBytes
+            skeleton += String(current.numbers.lowerBound).utf8
+            if current.numbers.count > 1 { skeleton += "-\(current.numbers.upperBound)".utf8 }
+            skeleton += UnsafeBufferPointer(rebasing: bytes[current.end])
+            run = nil
+        }
         var index = 0
         while let tag = bytes.position(of: UInt8(ascii: "<"), from: index) {
             guard tag + 1 < bytes.count else { return nil }
@@ -88,14 +106,19 @@ struct XMLItemCut: Sendable {
             if bytes[tag + 1] == UInt8(ascii: "/") {
                 guard let start = open.popLast() else { return nil }
                 guard let current = item, open.count == current.depth else { continue }
-                // The item ends: the skeleton keeps its start and end tags around its stand-in text.
+                // The item ends: it joins the run before it when only white space is between them
+                // and its tags are the run's, or starts a run of its own.
                 let outside = UnsafeBufferPointer(rebasing: bytes[copied..<current.start])
-                skeleton += outside
-                frame.add(outside)
-                skeleton += UnsafeBufferPointer(rebasing: bytes[start])
-                skeleton += markerBytes
-                skeleton += String(pieces.count).utf8
-                skeleton += UnsafeBufferPointer(rebasing: bytes[tag...end])
+                let endTag = tag..<end + 1
+                if let last = run, outside.allSatisfy(\.isBlank), bytes[last.start].elementsEqual(bytes[start]),
+                   bytes[last.end].elementsEqual(bytes[endTag]) {
+                    run?.numbers = last.numbers.lowerBound...pieces.count
+                } else {
+                    writeRun()
+                    skeleton += outside
+                    frame.add(outside)
+                    run = (start, endTag, pieces.count...pieces.count)
+                }
                 pieces.append(current.start..<end + 1)
                 copied = end + 1
                 item = nil
@@ -119,6 +142,7 @@ struct XMLItemCut: Sendable {
             guard open.count < XMLTree.maximumDepth - 2 else { return nil }
         }
         guard open.isEmpty, item == nil else { return nil }
+        writeRun()
         let rest = UnsafeBufferPointer(rebasing: bytes[copied...])
         skeleton += rest
         frame.add(rest)
