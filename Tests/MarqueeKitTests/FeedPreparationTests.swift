@@ -120,6 +120,31 @@ struct FeedPreparationTests {
         "<item>", "</item>", "text ", "\n", "é", ";", "#", "a", "-", "]", "?",
     ]
 
+    /// The byte search that looks for a pattern's rarest byte first finds what a search from
+    /// every position finds, from any start: patterns whose probe is their first, middle or last
+    /// byte, over text made of their own bytes.
+    @Test func patternSearchFindsTheFirstOccurrence() {
+        let patterns = ["<?", "?>", "<!--", "-->", "]]>", "<![CDATA[", "!ENTITY", "<item", "a", "-"].map { Array($0.utf8) }
+        #expect(patterns.map(UnsafeBufferPointer<UInt8>.probe(of:)) == [1, 0, 1, 0, 0, 1, 0, 0, 0, 0])
+        // Made of the patterns, their halves and single bytes of them.
+        let pieces = patterns + patterns.map { Array($0.prefix($0.count / 2)) } + patterns.map { Array($0.suffix(($0.count + 1) / 2)) }
+            + Array("<?!-]>[CDATAENTIYitem a".utf8).map { [$0] }
+        var generator = SeededRandom(seed: 31)
+        var found = 0
+        for _ in 0..<5_000 {
+            let pattern = patterns.randomElement(using: &generator)!
+            var parts = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+            if Bool.random(using: &generator) { parts.insert(pattern, at: Int.random(in: 0...parts.count, using: &generator)) }
+            let text = parts.flatMap { $0 }
+            let start = Int.random(in: 0...text.count, using: &generator)
+            let expected = start + pattern.count > text.count ? nil : (start...(text.count - pattern.count)).first { text[$0..<$0 + pattern.count].elementsEqual(pattern) }
+            let position = text.withUnsafeBufferPointer { $0.position(of: pattern, from: start) }
+            #expect(position == expected, "\(String(decoding: pattern, as: UTF8.self)) in \(String(decoding: text, as: UTF8.self)) from \(start)")
+            if expected != nil { found += 1 }
+        }
+        #expect(found > 1_000)
+    }
+
     @Test func entitiesAndInstructionsAsByteAtATime() {
         var generator = SeededRandom(seed: 28)
         var checked = 0, changed = 0
