@@ -81,6 +81,16 @@ struct FeedFormatTests {
         #expect(try feed("<?xml version=\"1.0\" encoding=\"windows-1252\"?>", title: [0x43, 0x61, 0x66, 0xE9, 0x20, 0x96, 0x20, 0x6F, 0x6B]) == "Café – ok")
         #expect(try feed("\u{FEFF}<?xml version=\"1.0\" encoding=\"utf-8\"?>", title: Array("Bom".utf8)) == "Bom")
         #expect(try feed("<?xml version=\"1.0\"?>", title: [0x42, 0x61, 0x64, 0xFF, 0x21]) == "Bad\u{FFFD}!")
+        // The name as the declaration gives it, in any case, with blanks around `=` and either quote.
+        let declarations: [(String, String?)] = [
+            ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "utf-8"), ("<?xml version='1.0' ENCODING = 'Windows-1252' ?>", "windows-1252"),
+            ("<?xml encoding\n=\t\"iso-8859-1\"?>", "iso-8859-1"), ("<?xml version=\"1.0\"?>", nil), ("<?xml encoding=\"\"?>", nil),
+            ("<?xml encoding=utf-8?>", nil), ("<?xml encoding=\"utf 8\" encoding=\"latin1\"?>", "latin1"), ("<?xml x-encoding=\"us-ascii\"?>", "us-ascii"),
+        ]
+        for (declaration, name) in declarations {
+            #expect(XMLTree.declaredEncoding(Array(declaration.utf8)) == name, "\(declaration)")
+        }
+        #expect(throws: BuildError.self) { try feed("<?xml version=\"1.0\" encoding=\"EBCDIC\"?>", title: Array("x".utf8)) }
     }
 
     @Test func namespacesMatchByURINotPrefix() throws {
