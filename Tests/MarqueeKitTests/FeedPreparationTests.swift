@@ -99,6 +99,13 @@ enum ByteAtATimeXMLPreparation {
                 index = end
             } else if let (opening, closing) = [("<!--", "-->"), ("<![CDATA[", "]]>")].first(where: { startsWith($0.0, at: index) }) {
                 let end = find(closing, from: index + opening.count).map { $0 + closing.count } ?? bytes.count
+                // A section holding a character XML forbids is not one: only its opening is kept as it is.
+                let text = String(decoding: bytes[index..<end], as: UTF8.self)
+                if text.unicodeScalars.contains(where: { ($0.value < 0x20 && ![0x09, 0x0A, 0x0D].contains($0.value)) || $0.value == 0xFFFE || $0.value == 0xFFFF }) {
+                    result += Array(opening.utf8)
+                    index += opening.utf8.count
+                    continue
+                }
                 result += bytes[index..<end]
                 index = end
             } else {
@@ -117,7 +124,7 @@ struct FeedPreparationTests {
         "&eacute;", "&amp;", "&lt;", "&quot;", "&apos;", "&gt", "&nbsp", "&#233;", "&#x41;", "&;", "&", "&unknownname;",
         "&A1;", "&1a;", "&" + String(repeating: "a", count: 32) + ";", "&" + String(repeating: "b", count: 33) + ";",
         "<![CDATA[", "]]>", "<!--", "-->", "<!-->", "<?", "?>", "<?xml-stylesheet href=\"a\"?>", "<?x?>", "<", ">",
-        "<item>", "</item>", "text ", "\n", "é", ";", "#", "a", "-", "]", "?",
+        "<item>", "</item>", "text ", "\n", "é", ";", "#", "a", "-", "]", "?", "\u{12}", "\u{0B}", "\u{FFFE}", "\u{FFFF}", "\u{FFFD}", "\t",
     ]
 
     /// The byte search that looks for a pattern's rarest byte first finds what a search from

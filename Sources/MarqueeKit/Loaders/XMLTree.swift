@@ -226,14 +226,33 @@ public enum XMLTree {
                 index = end
             } else if let (opening, closing) = copiedSections.first(where: { bytes.hasPrefix($0.open, at: index) }) {
                 let end = bytes.position(of: closing, from: index + opening.count).map { $0 + closing.count } ?? bytes.count
-                result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
-                index = end
+                let section = UnsafeBufferPointer(rebasing: bytes[index..<end])
+                if holdsCharacterXMLForbids(section) {
+                    // libxml2, recovering from errors as FoundationXML asks it to, ends such a
+                    // section at the character and reads on: an instruction after it would reach
+                    // FoundationXML (found by fuzzing: `<!--\u{12}<?x?>-->`). It is read as text.
+                    result += opening
+                    index += opening.count
+                } else {
+                    result.append(contentsOf: section)
+                    index = end
+                }
             } else {
                 result.append(bytes[index])
                 index += 1
             }
         }
         return result
+    }
+
+    /// Whether `bytes` (valid UTF-8) hold a character XML 1.0 does not allow: a control
+    /// character other than tab, line feed and carriage return, or U+FFFE or U+FFFF.
+    static func holdsCharacterXMLForbids(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for (index, byte) in bytes.enumerated() {
+            if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D { return true }
+            if byte == 0xEF, index + 2 < bytes.count, bytes[index + 1] == 0xBF, bytes[index + 2] >= 0xBE { return true }
+        }
+        return false
     }
 
     private static let instructionMarkers = (open: Array("<?".utf8), close: Array("?>".utf8))
