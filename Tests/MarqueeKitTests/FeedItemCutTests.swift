@@ -124,9 +124,24 @@ struct FeedItemCutTests {
         #expect(cut.pieces.count == 103)
         let supply = try #require(FeedItemSupply(cut: cut, memo: nil, readsLocalImages: false))
         let channel = try #require(supply.root.children.first { $0.name == "channel" })
-        #expect(channel.children.compactMap(XMLItemCut.numbers(ofStandIn:)) == [0...49, 50...51, 52...102])
+        #expect(channel.children.compactMap(cut.numbers(ofStandIn:)) == [0...49, 50...51, 52...102])
         let feed = try FeedParser.parse(data, display: "rss")
         #expect(feed.items.count == 103)
+        #expect(Self.fields(feed) == Self.fields(try Self.parsedWhole(data, display: "rss")))
+    }
+
+    /// A feed's own element whose text looks like a stand-in is not taken for one: the items
+    /// outside RSS's channel are cut (the first item's parents decide), the channel's stay whole,
+    /// and one of them claims every cut item's number, as many times as it is repeated.
+    @Test func aDocumentCannotForgeAStandIn() throws {
+        let outside = (0..<20).map { "<item><title>Outside \($0)</title></item>" }.joined()
+        let forged = String(repeating: "<item>\u{E000}0-19</item><item>\u{E000}abc:0-19</item>", count: 30)
+        let data = Data(("<rss version=\"2.0\">" + outside + "<channel xmlns:z=\"urn:z\"><title>T</title>" + forged
+            + "<item><title>Inside</title></item></channel></rss>").utf8)
+        let cut = try #require(XMLItemCut(try XMLTree.prepared(data, display: "rss")))
+        #expect(cut.pieces.count == 20)
+        let feed = try FeedParser.parse(data, display: "rss")
+        #expect(feed.items.count == 61)
         #expect(Self.fields(feed) == Self.fields(try Self.parsedWhole(data, display: "rss")))
     }
 

@@ -16,6 +16,8 @@ struct FeedItemSupply: Sendable {
     private let remembered: [Item?]
     /// Each item's full element, for those not remembered.
     private let elements: [XMLTreeElement?]
+    /// The cut the skeleton came from, which tells its stand-ins.
+    private let cut: XMLItemCut
 
     /// The supply of `cut`'s items; nil when its skeleton or an item does not parse on its own
     /// (the document is then parsed whole, which reports the exact error).
@@ -44,6 +46,7 @@ struct FeedItemSupply: Sendable {
         self.keys = keys
         self.remembered = remembered
         self.elements = elements
+        self.cut = cut
     }
 
     /// The parsed trees (the skeleton's and the full elements), for the build to free after it
@@ -56,7 +59,7 @@ struct FeedItemSupply: Sendable {
     /// item it stands for, remembered or as its full element, with the memo key to remember it
     /// under; any other element as it is.
     func sources(of element: XMLTreeElement) -> [FeedItemSource<XMLTreeElement>] {
-        guard let numbers = XMLItemCut.numbers(ofStandIn: element), numbers.upperBound < keys.count else { return [FeedItemSource(element: element)] }
+        guard let numbers = cut.numbers(ofStandIn: element), numbers.upperBound < keys.count else { return [FeedItemSource(element: element)] }
         return numbers.map { FeedItemSource(remembered: remembered[$0], element: elements[$0] ?? element, key: keys[$0]) }
     }
 }

@@ -15,7 +15,7 @@ import Foundation
 /// whole.
 struct XMLItemCut: Sendable {
     /// The document with each run of items replaced by one stand-in: the first item's start and
-    /// end tags around ``marker`` and the items' numbers (`7`, or `7-42` for a run).
+    /// end tags around ``standInPrefix`` and the items' numbers (`7`, or `7-42` for a run).
     let skeleton: Data
     /// The bytes of each item element (start tag to end tag) in ``document``, in order.
     let pieces: [Range<Int>]
@@ -27,12 +27,19 @@ struct XMLItemCut: Sendable {
     /// The prepared document.
     let document: Data
 
-    /// Starts a stand-in's text: a private-use character, which the numbers follow.
-    static let marker = "\u{E000}"
+    /// Starts a stand-in's text, which the numbers follow: a private-use character and a number
+    /// drawn for this cut. A document cannot know it, so none of its own elements is taken for a
+    /// stand-in (one whose text claimed every item's numbers would otherwise stand for all of
+    /// them, as often as the document repeats it).
+    let standInPrefix: String
 
     /// Cuts `document`; nil when it has no items or is not cut (it is then parsed whole).
     init?(_ document: Data) {
-        guard let scan = document.withUnsafeBytes({ Self.scan($0.bindMemory(to: UInt8.self)) }), !scan.pieces.isEmpty else { return nil }
+        let prefix = "\u{E000}" + String(UInt64.random(in: .min ... .max), radix: 36) + ":"
+        guard let scan = document.withUnsafeBytes({ Self.scan($0.bindMemory(to: UInt8.self), standInPrefix: Array(prefix.utf8)) }),
+              !scan.pieces.isEmpty
+        else { return nil }
+        standInPrefix = prefix
         skeleton = Data(scan.skeleton)
         pieces = scan.pieces
         frameDigest = scan.frame
@@ -42,9 +49,9 @@ struct XMLItemCut: Sendable {
 
     /// The numbers of the items a stand-in of the skeleton's tree stands for; nil for any other
     /// element.
-    static func numbers(ofStandIn element: XMLTreeElement) -> ClosedRange<Int>? {
-        guard element.content.count == 1, case .text(let text) = element.content[0], text.hasPrefix(marker) else { return nil }
-        let numbers = text.dropFirst().split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+    func numbers(ofStandIn element: XMLTreeElement) -> ClosedRange<Int>? {
+        guard element.content.count == 1, case .text(let text) = element.content[0], text.hasPrefix(standInPrefix) else { return nil }
+        let numbers = text.dropFirst(standInPrefix.count).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard let first = Int(numbers[0]), let last = numbers.count == 2 ? Int(numbers[1]) : first, first <= last else { return nil }
         return first...last
     }
@@ -63,9 +70,10 @@ struct XMLItemCut: Sendable {
     }
 
     private static let itemNames = [Array("item".utf8), Array("entry".utf8)]
-    private static let markerBytes = Array(marker.utf8)
 
-    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (skeleton: [UInt8], pieces: [Range<Int>], declarations: [UInt8], frame: UInt64)? {
+    private static func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>, standInPrefix: [UInt8]
+    ) -> (skeleton: [UInt8], pieces: [Range<Int>], declarations: [UInt8], frame: UInt64)? {
         var skeleton: [UInt8] = [], pieces: [Range<Int>] = []
         var frame = FeedFrame()
         var declarations: [UInt8]?
@@ -84,7 +92,7 @@ struct XMLItemCut: Sendable {
         func writeRun() {
             guard let current = run else { return }
             skeleton += UnsafeBufferPointer(rebasing: bytes[current.start])
-            skeleton += markerBytes
+            skeleton += standInPrefix
             skeleton += String(current.numbers.lowerBound).utf8
             if current.numbers.count > 1 { skeleton += "-\(current.numbers.upperBound)".utf8 }
             skeleton += UnsafeBufferPointer(rebasing: bytes[current.end])
