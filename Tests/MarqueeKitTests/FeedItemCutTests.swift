@@ -202,6 +202,8 @@ struct FeedItemCutTests {
         #expect(parser.introsMade == count)
         let second = try parse(fixture)
         #expect(parser.introsMade == count)
+        // Their bodies are left in the memo, and read as the whole parse's.
+        #expect(second.items.allSatisfy { $0.bodyIsUndecoded })
         #expect(Self.fields(second) == Self.fields(try Self.parsedWhole(fixture, display: "feed")))
         #expect(second.items.allSatisfy { $0.originDigest != nil } && second.items.map(\.originDigest) == made.items.map(\.originDigest))
         #expect(Set(second.items.map(\.originDigest)).count == count)
@@ -213,6 +215,7 @@ struct FeedItemCutTests {
         #expect(parser.introsMade == count + 1)
         #expect(Self.fields(third) == Self.fields(try Self.parsedWhole(edited, display: "feed")))
         #expect(third.items.contains { $0.title.hasPrefix("Edited") })
+        #expect(third.items.filter { !$0.bodyIsUndecoded }.map(\.title).allSatisfy { $0.hasPrefix("Edited") })
         #expect(zip(third.items, second.items).filter { $0.originDigest != $1.originDigest }.map(\.0.title).allSatisfy { $0.hasPrefix("Edited") })
         #expect(zip(third.items, second.items).count { $0.originDigest != $1.originDigest } == 1)
         // An item removed (and the white space after it): no other item is made again.
@@ -285,7 +288,8 @@ struct FeedItemCutTests {
     }
 
     /// Records give back exactly the items they were made of, whatever their strings hold, and
-    /// damaged records give nothing.
+    /// damaged records give nothing. Read from a memo's file, they leave their bodies there until
+    /// a body is read.
     @Test func recordsReadBackExactly() throws {
         var items = try Self.documents().flatMap { try FeedParser.parse($0.data, display: $0.name).items }
         var odd = Item(
@@ -306,6 +310,17 @@ struct FeedItemCutTests {
             for cut in [0, 3, record.utf8.count / 2, record.utf8.count - 1] {
                 #expect(FeedItemRecord.item(String(decoding: Array(record.utf8).prefix(cut), as: UTF8.self)) == nil)
             }
+        }
+        let memoFile = try TestSupport.temporaryFolder().appending(path: "records.memo")
+        let writing = BuildMemo(file: memoFile)
+        for (key, item) in items.enumerated() { writing.store(try #require(FeedItemRecord.text(of: item)), for: UInt64(key)) }
+        writing.save()
+        let memo = BuildMemo(file: memoFile)
+        for (key, item) in items.enumerated() {
+            let back = try #require(FeedItemRecord.remembered(in: memo, key: UInt64(key)))
+            #expect(back.bodyIsUndecoded && back.bodyForm == item.bodyForm)
+            #expect(back.body == item.body && back.bodyDigest == item.bodyDigest)
+            #expect(FeedItemRecord.text(of: back) == FeedItemRecord.text(of: item))
         }
     }
 }

@@ -57,8 +57,13 @@ enum FeedItemRecord {
     /// bytes in place, with the origin of an item made of its key's bytes
     /// (``FeedItems/origin(ofKey:)``). Set here, while nothing else holds the item: set later, on
     /// a copy, it would copy every field.
+    ///
+    /// Its body stays in the memo until a stage reads it: the built-in stages take an unchanged
+    /// item's HTML from the memo by the record's body digest, and decoding every description (and
+    /// parsing its base URL) was most of the time spent reading records.
     static func remembered(in memo: BuildMemo?, key: UInt64) -> Item? {
-        var item = memo?.withRememberedBytes(for: key) { Self.item(utf8: $0) }
+        guard let record = memo?.rememberedText(for: key) else { return nil }
+        var item = record.withUTF8 { Self.item(utf8: $0, in: record) }
         item?.setOrigin(FeedItems.origin(ofKey: key))
         return item
     }
@@ -66,25 +71,37 @@ enum FeedItemRecord {
     /// The item of a record made by ``text(of:)``; nil for any other text.
     static func item(_ record: String) -> Item? {
         var record = record
-        return record.withUTF8 { item(utf8: $0) }
+        return record.withUTF8 { item(utf8: $0, in: nil) }
     }
 
-    /// ``item(_:)`` of a record's UTF-8.
-    private static func item(utf8 record: UnsafeBufferPointer<UInt8>) -> Item? {
+    /// ``item(_:)`` of a record's UTF-8: with its body left in `memoText` when the UTF-8 is that
+    /// memo text's, decoded otherwise.
+    private static func item(utf8 record: UnsafeBufferPointer<UInt8>, in memoText: MemoText?) -> Item? {
         var reader = Reader(utf8: record)
         guard reader.skip("f2 "), let digestText = reader.string(), let bodyDigest = UInt64(digestText, radix: 16),
               let id = reader.string(), let source = reader.string(), let title = reader.string(),
-              let link = reader.optionalString(), let intro = reader.string(), let kind = reader.byte(), let bodyText = reader.string()
+              let link = reader.optionalString(), let intro = reader.string(), let kind = reader.byte(), let bodyRange = reader.range()
         else { return nil }
-        let body: Markup
+        let form: Item.BodyForm
         switch kind {
-        case UInt8(ascii: "t"): body = .text(bodyText)
-        case UInt8(ascii: "h"), UInt8(ascii: "m"):
-            guard let base = reader.optionalString() else { return nil }
+        case UInt8(ascii: "t"): form = .text
+        case UInt8(ascii: "h"): form = .html
+        case UInt8(ascii: "m"): form = .markdown
+        default: return nil
+        }
+        var baseRange: Range<Int>?
+        if form != .text {
+            guard let base = reader.optionalRange() else { return nil }
+            baseRange = base
+        }
+        let body: Item.StoredBody
+        if let memoText {
+            body = .remembered(memoText.part(bodyRange), form: form, base: baseRange.map(memoText.part))
+        } else {
+            let base = baseRange.map { reader.string(at: $0) }
             let url = base.flatMap(URL.init(string:))
             guard (base == nil) == (url == nil) else { return nil }
-            body = kind == UInt8(ascii: "h") ? .html(bodyText, base: url) : .markdown(bodyText, base: url)
-        default: return nil
+            body = .given(Item.markup(form, reader.string(at: bodyRange), base: url))
         }
         guard let imageCount = reader.count() else { return nil }
         var images: [ImageCandidate] = []
@@ -107,7 +124,7 @@ enum FeedItemRecord {
         }
         guard reader.isAtEnd else { return nil }
         return Item(
-            id: id, source: source, title: title, link: link, intro: intro, storedBody: .given(body), bodyDigest: bodyDigest, images: images,
+            id: id, source: source, title: title, link: link, intro: intro, storedBody: body, bodyDigest: bodyDigest, images: images,
             author: author, date: date, tags: tags)
     }
 
@@ -145,19 +162,34 @@ enum FeedItemRecord {
         }
 
         mutating func string() -> String? {
+            range().map { string(at: $0) }
+        }
+
+        /// Where the next string's UTF-8 is, skipped without decoding it.
+        mutating func range() -> Range<Int>? {
             guard let length = count(), length <= utf8.count - position else { return nil }
             defer { position += length }
-            return String(decoding: UnsafeBufferPointer(rebasing: utf8[position..<position + length]), as: UTF8.self)
+            return position..<position + length
+        }
+
+        /// The string at `range` of the record.
+        func string(at range: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: utf8[range]), as: UTF8.self)
         }
 
         /// A string, or `-` for none (`.some(nil)`); nil when neither is there.
         mutating func optionalString() -> String?? {
+            optionalRange().map { $0.map { string(at: $0) } }
+        }
+
+        /// ``range()`` of a string, or `-` for none (`.some(nil)`); nil when neither is there.
+        mutating func optionalRange() -> Range<Int>?? {
             if position < utf8.count, utf8[position] == UInt8(ascii: "-") {
                 position += 1
                 return .some(nil)
             }
-            guard let string = string() else { return nil }
-            return .some(string)
+            guard let range = range() else { return nil }
+            return .some(range)
         }
     }
 }

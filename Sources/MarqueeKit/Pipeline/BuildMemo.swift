@@ -271,13 +271,38 @@ private struct EntryWriter {
     }
 }
 
-/// A value of the previous build's memo, read from the memo's file when its text is needed.
+/// A value of the previous build's memo, or a part of one, read from the memo's file when its
+/// text is needed.
 struct MemoText: Sendable {
     fileprivate let entries: StoredEntries
     fileprivate let offset: Int
+    /// The length of a part; nil for a whole value, whose length the file holds before it (read
+    /// there, beside the text, rather than from the index: a rebuild makes one of these for
+    /// every item's HTML and reads few).
+    private let partLength: Int?
+
+    fileprivate init(entries: StoredEntries, offset: Int, partLength: Int? = nil) {
+        self.entries = entries
+        self.offset = offset
+        self.partLength = partLength
+    }
+
+    /// Its length in UTF-8 bytes.
+    var count: Int { partLength ?? entries.length(at: offset) }
 
     /// The value.
-    var text: String { entries.value(at: offset) }
+    var text: String { withUTF8 { String(decoding: $0, as: UTF8.self) } }
+
+    /// Calls `body` with the value's UTF-8, in place.
+    func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try entries.withBytes(at: offset, count: count, body)
+    }
+
+    /// The part of the value at `range` of its UTF-8 (in bounds: checked).
+    func part(_ range: Range<Int>) -> MemoText {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count)
+        return MemoText(entries: entries, offset: offset + range.lowerBound, partLength: range.count)
+    }
 }
 
 /// A memo file as read: its bytes (mapped), its entries (numbered in the order the file first
@@ -485,19 +510,18 @@ private final class StoredEntries: @unchecked Sendable {
     }
 
     /// The length of the value at `offset`.
-    private func length(at offset: Int) -> Int {
+    fileprivate func length(at offset: Int) -> Int {
         Int(bytes.loadUnaligned(fromByteOffset: offset - 4, as: UInt32.self).littleEndian)
     }
 
     /// Calls `body` with the UTF-8 of the value that starts at `offset`.
     fileprivate func withValue<Result>(at offset: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        let length = length(at: offset)
-        return body(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]).assumingMemoryBound(to: UInt8.self))
+        withBytes(at: offset, count: length(at: offset), body)
     }
 
-    /// The value that starts at `offset`.
-    fileprivate func value(at offset: Int) -> String {
-        withValue(at: offset) { String(decoding: $0, as: UTF8.self) }
+    /// Calls `body` with the `count` bytes at `offset`.
+    fileprivate func withBytes<Result>(at offset: Int, count: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]).assumingMemoryBound(to: UInt8.self))
     }
 
     /// Appends `entry` (key, length and value) as the file holds it.

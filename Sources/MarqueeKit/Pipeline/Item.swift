@@ -32,14 +32,16 @@ public struct Item: Sendable {
         get { storage.fields.intro }
         set { writable.fields.intro = newValue }
     }
-    /// The description as the source gave it. (A movie that did not change since the last build
-    /// keeps its description in the list's bytes and decodes it on each read: a plugin that
-    /// reads it several times should keep it in a local.)
+    /// The description as the source gave it. (A movie or feed item that did not change since
+    /// the last build keeps its description in the list's or the memo's bytes and decodes it on
+    /// each read: a plugin that reads it several times should keep it in a local.)
     public var body: Markup {
         get {
             switch storage.fields.body {
             case .given(let markup): markup
             case .undecodedMarkdown(let text, let base): .markdown(text.decoded, base: base)
+            case .remembered(let text, let form, let base):
+                Self.markup(form, text.text, base: base.flatMap { URL(string: $0.text) })
             }
         }
         set {
@@ -156,11 +158,14 @@ public struct Item: Sendable {
     /// What ``markdownRendering`` holds.
     typealias MarkdownRendering = (htmlDigest: UInt64, smartPunctuation: Bool, textBlocks: [TextBlock]?)
 
-    /// `body` as stored: as given, or a Markdown description still in the bytes of the JSON
-    /// file it was read from (see ``init(id:source:title:link:intro:storedBody:bodyDigest:images:author:date:tags:originDigest:)``).
+    /// `body` as stored: as given, or a description still in the bytes it was read from (see
+    /// ``init(id:source:title:link:intro:storedBody:bodyDigest:images:author:date:tags:originDigest:)``):
+    /// a movie's Markdown in its JSON file, or a feed item's text and base URL in the memo of the
+    /// last build (``FeedItemRecord``).
     enum StoredBody: Sendable {
         case given(Markup)
         case undecodedMarkdown(JSONText, base: URL?)
+        case remembered(MemoText, form: BodyForm, base: MemoText?)
     }
 
     /// `bodyHTML` as stored: its text, or where the memo of the last build holds it. A rebuild
@@ -229,11 +234,21 @@ extension Item {
         case .given(.markdown), .undecodedMarkdown: .markdown
         case .given(.html): .html
         case .given(.text): .text
+        case .remembered(_, let form, _): form
         }
     }
 
     /// The forms of ``Markup``.
-    enum BodyForm { case markdown, html, text }
+    enum BodyForm: Sendable { case markdown, html, text }
+
+    /// The description of form `form` with `text` and `base` (which plain text has none of).
+    static func markup(_ form: BodyForm, _ text: String, base: URL?) -> Markup {
+        switch form {
+        case .markdown: .markdown(text, base: base)
+        case .html: .html(text, base: base)
+        case .text: .text(text)
+        }
+    }
 
     /// An item whose body is `storedBody`, with its ``bodyDigest`` when the source worked it out:
     /// a rebuild takes an unchanged movie's description from the list's bytes, decoded only when
@@ -272,10 +287,12 @@ extension Item {
         storage.fields.originDigest = hasher.value
     }
 
-    /// True while `body` is still in its source's bytes, not yet decoded (for tests).
+    /// True while `body` is still in the bytes it was read from, not yet decoded (for tests).
     var bodyIsUndecoded: Bool {
-        if case .undecodedMarkdown = storage.fields.body { return true }
-        return false
+        switch storage.fields.body {
+        case .given: false
+        case .undecodedMarkdown, .remembered: true
+        }
     }
 
     /// Works out ``bodyDigest`` and keeps it on the item until `body` changes. The item is what
