@@ -96,6 +96,8 @@ enum FeedItemRecord {
         }
         let body: Item.StoredBody
         if let memoText {
+            // The base is parsed when the body is read: a record's base always parses back, since
+            // `text(of:)` records none that does not.
             body = .remembered(memoText.part(bodyRange), form: form, base: baseRange.map(memoText.part))
         } else {
             let base = baseRange.map { reader.string(at: $0) }
