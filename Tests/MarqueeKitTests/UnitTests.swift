@@ -1234,6 +1234,26 @@ struct StagedOutputTests {
         #expect(FileIO.regularFiles(under: output.path) == ["a.html"])
     }
 
+    /// Files are written and compared by their paths inside the folders the staging holds open:
+    /// a file with the output's bytes is only noted, a new one lands in the staging folder with
+    /// its folders, and one that cannot be written is named by its whole path.
+    @Test func filesGoInsideTheHeldFoldersAndAFailureNamesItsPath() throws {
+        let output = try TestSupport.temporaryFolder().appending(path: "Site")
+        try FileManager.default.createDirectory(at: output.appending(path: "items/a"), withIntermediateDirectories: true)
+        try Data("same".utf8).write(to: output.appending(path: "items/a/index.html"))
+        let staged = try StagedOutput(output: output)
+        try staged.put("items/a/index.html", Data("same".utf8))
+        try staged.put("items/b/deep/index.html", Data("new".utf8))
+        try staged.put("blocked", Data("a file where a folder is wanted".utf8))
+        #expect(FileIO.regularFiles(under: staged.staging.path) == ["blocked", "items/b/deep/index.html"])
+        let failure = #expect(throws: BuildError.self) { try staged.put("blocked/index.html", Data("x".utf8)) }
+        #expect(failure?.file == staged.staging.path + "/blocked/index.html")
+        let result = try staged.commit(outputHoldsPrevious: false)
+        #expect(result.written == 2 && result.unchanged == 1)
+        #expect(try String(contentsOf: output.appending(path: "items/b/deep/index.html"), encoding: .utf8) == "new")
+        #expect(try String(contentsOf: output.appending(path: "items/a/index.html"), encoding: .utf8) == "same")
+    }
+
     /// The caches' whole-file writes: the new bytes in place of the old, no temporary file left,
     /// and a write that cannot happen leaves the old file and nothing else.
     @Test func replacingAFileLeavesTheOldOrTheNewWhole() throws {

@@ -4,9 +4,10 @@ import Foundation
 /// `FileManager.createFile` writes every file through a temporary file and a rename, and
 /// `contents(atPath:)` reads a file even when its size alone shows it differs.
 enum FileIO {
-    /// The file's status when the regular file at `path` holds exactly `contents`, else nil.
-    static func matching(_ path: String, _ contents: Data) -> stat? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// The file's status when the regular file at `path` (inside `folder` when given) holds
+    /// exactly `contents`, else nil.
+    static func matching(_ path: String, _ contents: Data, in folder: OpenFolder? = nil) -> stat? {
+        let descriptor = openat(folder?.descriptor ?? AT_FDCWD, path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
@@ -26,16 +27,16 @@ enum FileIO {
         return contents.withUnsafeBytes { new in existing.withUnsafeBytes { memcmp(new.baseAddress!, $0.baseAddress!, new.count) == 0 } }
     }
 
-    /// Creates or truncates `path` and writes `contents`; returns the file's stamp as written
-    /// (read from the open file: no second path lookup).
+    /// Creates or truncates `path` (inside `folder` when given) and writes `contents`; returns
+    /// the file's stamp as written (read from the open file: no second path lookup).
     @discardableResult
-    static func write(_ contents: Data, to path: String) throws(BuildError) -> FileStamp {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw failure(path) }
+    static func write(_ contents: Data, to path: String, in folder: OpenFolder? = nil) throws(BuildError) -> FileStamp {
+        let descriptor = openat(folder?.descriptor ?? AT_FDCWD, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw failure(path, in: folder) }
         defer { close(descriptor) }
-        guard contents.withUnsafeBytes({ writeAll($0, to: descriptor) }) else { throw failure(path) }
+        guard contents.withUnsafeBytes({ writeAll($0, to: descriptor) }) else { throw failure(path, in: folder) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw failure(path) }
+        guard fstat(descriptor, &info) == 0 else { throw failure(path, in: folder) }
         return FileStamp(info)
     }
 
@@ -87,12 +88,13 @@ enum FileIO {
                 info.st_mtim.tv_sec, info.st_mtim.tv_nsec, info.st_ctim.tv_sec, info.st_ctim.tv_nsec]
     }
 
-    /// Creates `path` and its missing parents (`mkdir -p`).
-    static func makeFolders(_ path: String) throws(BuildError) {
-        if mkdir(path, 0o755) == 0 || errno == EEXIST { return }
-        guard errno == ENOENT, let slash = path.lastIndex(of: "/"), slash != path.startIndex else { throw failure(path) }
-        try makeFolders(String(path[..<slash]))
-        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw failure(path) }
+    /// Creates `path` (inside `folder` when given) and its missing parents (`mkdir -p`).
+    static func makeFolders(_ path: String, in folder: OpenFolder? = nil) throws(BuildError) {
+        let base = folder?.descriptor ?? AT_FDCWD
+        if mkdirat(base, path, 0o755) == 0 || errno == EEXIST { return }
+        guard errno == ENOENT, let slash = path.lastIndex(of: "/"), slash != path.startIndex else { throw failure(path, in: folder) }
+        try makeFolders(String(path[..<slash]), in: folder)
+        guard mkdirat(base, path, 0o755) == 0 || errno == EEXIST else { throw failure(path, in: folder) }
     }
 
     /// Calls `visit` with the relative path (`/`-separated) and `d_type` of every entry under
@@ -128,8 +130,9 @@ enum FileIO {
         }
     }
 
-    static func failure(_ path: String) -> BuildError {
-        BuildError(file: path, "cannot write this file: \(String(cString: strerror(errno))) (is the disk full or the folder read-only?).")
+    /// The error for a failed call on `path` (inside `folder` when given), from `errno`.
+    static func failure(_ path: String, in folder: OpenFolder? = nil) -> BuildError {
+        BuildError(file: folder.map { $0.path + "/" + path } ?? path, "cannot write this file: \(String(cString: strerror(errno))) (is the disk full or the folder read-only?).")
     }
 }
 
@@ -137,10 +140,14 @@ enum FileIO {
 /// then walks only the relative part of each path. On this kind of machine a system call costs
 /// microseconds, and a rebuild looks up every page and folder of the output.
 final class OpenFolder: Sendable {
-    private let descriptor: Int32
+    /// The open folder, for the `…at` calls.
+    let descriptor: Int32
+    /// Where it was opened, for error messages.
+    let path: String
 
     /// Opens the folder at `path`; nil when it cannot be opened.
     init?(_ path: String) {
+        self.path = path
         descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
     }
@@ -148,6 +155,7 @@ final class OpenFolder: Sendable {
     /// Opens the folder at `relative` (UTF-8, not empty) inside `parent`; nil when it cannot be
     /// opened.
     init?(_ relative: UnsafeBufferPointer<UInt8>, in parent: OpenFolder) {
+        path = parent.path + "/" + String(decoding: relative, as: UTF8.self)
         guard relative.count > 0, let opened = Self.withCString(relative, { openat(parent.descriptor, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }) else { return nil }
         descriptor = opened
         guard descriptor >= 0 else { return nil }

@@ -34,10 +34,13 @@ final class StagedOutput: Sendable {
     let staging: URL
     /// The two folders' paths with a trailing slash (read once: `URL.path` is not free).
     let outputPrefix: String, stagingPrefix: String
+    /// The staging folder and the output, held open: files are written and compared by their
+    /// paths inside them, so the kernel does not walk the folders above for each of them (a
+    /// tenth of the file system's time in a C loop writing 10,000 pages on tmpfs). The output is
+    /// nil when it did not exist as the build began: there is nothing to compare new files with
+    /// (a first build, or one into an emptied folder).
+    private let stagingFolder: OpenFolder, outputFolder: OpenFolder?
     private let token: String
-    /// False when the output folder did not exist as the build began: there is nothing to
-    /// compare new files with (a first build, or one into an emptied folder).
-    private let outputExisted: Bool
     /// What is known of each file added with a record of its own: written to the staging folder,
     /// or found in the output with the same bytes, and what the build state records of it.
     private struct Entry {
@@ -95,8 +98,10 @@ final class StagedOutput: Sendable {
         staging = self.output.deletingLastPathComponent().appending(path: ".\(self.output.lastPathComponent).staging-\(token)")
         outputPrefix = self.output.path + "/"
         stagingPrefix = staging.path + "/"
-        outputExisted = access(self.output.path, F_OK) == 0
+        outputFolder = OpenFolder(self.output.path)
         try FileIO.makeFolders(staging.path)
+        guard let stagingFolder = OpenFolder(staging.path) else { throw FileIO.failure(staging.path) }
+        self.stagingFolder = stagingFolder
     }
 
     deinit {
@@ -116,18 +121,19 @@ final class StagedOutput: Sendable {
     /// Adds a file; safe to call from several threads. A later file with the same path replaces
     /// an earlier one. `digest` is what ``BuildState`` records for ``OutputSet/reuse(_:digest:)``.
     func put(_ path: String, _ contents: Data, digest: UInt64? = nil) throws(BuildError) {
-        if outputExisted, let info = FileIO.matching(outputPrefix + path, contents) {
+        if let outputFolder, let info = FileIO.matching(path, contents, in: outputFolder) {
             add(path, Entry(written: false, record: FileRecord(stamp: FileStamp(info), digest: digest)))
             return
         }
-        let target = stagingPrefix + path
-        let folder = String(target[..<target.lastIndex(of: "/")!])
-        if folders.withLock({ !$0.contains(folder) }) {
-            try FileIO.makeFolders(folder)
-            _ = folders.withLock { $0.insert(folder) }
+        if let slash = path.lastIndex(of: "/") {
+            let folder = String(path[..<slash])
+            if folders.withLock({ !$0.contains(folder) }) {
+                try FileIO.makeFolders(folder, in: stagingFolder)
+                _ = folders.withLock { $0.insert(folder) }
+            }
         }
         // Moves into the output (a rename, or the staging folder's) keep the stamp.
-        let stamp = try FileIO.write(contents, to: target)
+        let stamp = try FileIO.write(contents, to: path, in: stagingFolder)
         add(path, Entry(written: true, record: FileRecord(stamp: stamp, digest: digest)))
     }
 
