@@ -1248,6 +1248,7 @@ struct StagedOutputTests {
         #expect(FileIO.regularFiles(under: staged.staging.path) == ["blocked", "items/b/deep/index.html"])
         let failure = #expect(throws: BuildError.self) { try staged.put("blocked/index.html", Data("x".utf8)) }
         #expect(failure?.file == staged.staging.path + "/blocked/index.html")
+        #expect(failure?.message.hasPrefix("cannot write this file: Not a directory") == true)
         let result = try staged.commit(outputHoldsPrevious: false)
         #expect(result.written == 2 && result.unchanged == 1)
         #expect(try String(contentsOf: output.appending(path: "items/b/deep/index.html"), encoding: .utf8) == "new")

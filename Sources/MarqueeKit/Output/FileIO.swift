@@ -132,7 +132,8 @@ enum FileIO {
 
     /// The error for a failed call on `path` (inside `folder` when given), from `errno`.
     static func failure(_ path: String, in folder: OpenFolder? = nil) -> BuildError {
-        BuildError(file: folder.map { $0.path + "/" + path } ?? path, "cannot write this file: \(String(cString: strerror(errno))) (is the disk full or the folder read-only?).")
+        let reason = String(cString: strerror(errno))  // before anything else can set errno
+        return BuildError(file: folder.map { $0.path + "/" + path } ?? path, "cannot write this file: \(reason) (is the disk full or the folder read-only?).")
     }
 }
 
