@@ -125,16 +125,20 @@ final class StagedOutput: Sendable {
             add(path, Entry(written: false, record: FileRecord(stamp: FileStamp(info), digest: digest)))
             return
         }
-        if let slash = path.lastIndex(of: "/") {
-            let folder = String(path[..<slash])
-            if folders.withLock({ !$0.contains(folder) }) {
-                try FileIO.makeFolders(folder, in: stagingFolder)
-                _ = folders.withLock { $0.insert(folder) }
-            }
-        }
+        try makeStagingFolder(holding: path)
         // Moves into the output (a rename, or the staging folder's) keep the stamp.
         let stamp = try FileIO.write(contents, to: path, in: stagingFolder)
         add(path, Entry(written: true, record: FileRecord(stamp: stamp, digest: digest)))
+    }
+
+    /// Makes the folder that will hold `path` in the staging folder, once per folder.
+    private func makeStagingFolder(holding path: String) throws(BuildError) {
+        guard let slash = path.lastIndex(of: "/") else { return }
+        let folder = String(path[..<slash])
+        if folders.withLock({ !$0.contains(folder) }) {
+            try FileIO.makeFolders(folder, in: stagingFolder)
+            _ = folders.withLock { $0.insert(folder) }
+        }
     }
 
     private func add(_ path: String, _ entry: Entry) {
@@ -238,9 +242,10 @@ final class StagedOutput: Sendable {
         do throws(BuildError) {
             let writtenPaths = Set(written)
             for (path, _) in files where !writtenPaths.contains(path) {
-                let target = stagingPrefix + path
-                try FileIO.makeFolders(String(target[..<target.lastIndex(of: "/")!]))
-                guard link(outputPrefix + path, target) == 0 else { throw FileIO.failure(target) }
+                try makeStagingFolder(holding: path)
+                guard linkat(AT_FDCWD, outputPrefix + path, stagingFolder.descriptor, path, 0) == 0 else {
+                    throw FileIO.failure(path, in: stagingFolder)
+                }
             }
             try swap()
             result.changes = nil
