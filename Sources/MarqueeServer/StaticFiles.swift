@@ -31,11 +31,20 @@ struct StaticFiles: Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory) else { return .notFound }
         if isDirectory.boolValue {
-            guard decoded.hasSuffix("/") else { return .redirect(pathOnly + "/") }
+            // The location is rebuilt from the checked segments: the raw path could start with
+            // `//` or `/\`, which browsers read as the address of another host.
+            guard decoded.hasSuffix("/") else { return .redirect(Self.location(of: segments)) }
             let index = candidate.appending(path: "index.html")
             return FileManager.default.fileExists(atPath: index.path) && isInside(index) ? .file(index) : .notFound
         }
         return .file(candidate)
+    }
+
+    /// The local address of a folder: `/` and its segments, percent-encoded, ending in `/`.
+    static func location(of segments: [Substring]) -> String {
+        let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#;"))
+        let encoded = segments.map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
+        return "/" + encoded.map { $0 + "/" }.joined()
     }
 
     /// True when the file, with every symlink resolved, is inside the root.

@@ -11,7 +11,8 @@ struct Build: AsyncParsableCommand {
         discussion: """
             Reads ROOT/Content/site.yml, loads every source, renders descriptions (Markdown with \
             cmark, feed HTML through the sanitizer), lays out the cells and writes the pages. \
-            On an error nothing in the output folder changes. A build that runs longer than a \
+            On an error nothing in the output folder changes. The output folder must be new, empty \
+            or one a previous build wrote (see --force). A build that runs longer than a \
             second reports each stage as it ends.
             """)
 
@@ -30,6 +31,11 @@ struct Build: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds one remote feed may take.", valueName: "seconds"))
     var feedTimeout: Int = 15
 
+    @Flag(help: ArgumentHelp(
+        "Let the build take over an output folder that is not empty and was not written by Marquee, deleting what it holds.",
+        discussion: "Without it such a folder is refused. Folders holding the site's inputs are refused all the same."))
+    var force = false
+
     @Flag(name: .shortAndLong, help: "Print only errors and warnings.")
     var quiet = false
 
@@ -46,6 +52,7 @@ struct Build: AsyncParsableCommand {
             let site = try Site.fromConfig(root: rootURL, output: outputURL, baseURL: base, fetchOptions: fetchOptions)
             var builder = SiteBuilder(site: site, progress: { printError($0) })
             builder.leavesMemoryToExit = true
+            builder.takesOverOutput = force
             if !quiet { builder.reportsStagesAfter = 1 }
             let report = try await builder.build()
             if !quiet { print(report.summary(relativeTo: rootURL)) }

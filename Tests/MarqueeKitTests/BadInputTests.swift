@@ -46,6 +46,8 @@ struct BadInputTests {
         ("billion-laughs.xml", "declares entities"),
         ("external-entity.xml", "declares entities"),
         ("not-a-feed.html", "HTML page, not a feed"),
+        ("plain-text.txt", "this is not XML"),
+        ("cdata-control.xml", "a control character (U+0007) that XML does not allow"),
     ])
     func feedFiles(fixture: String, words: String) async throws {
         let (error, changed) = try await failingBuild(type: "feed", fixture: fixture)
@@ -110,6 +112,45 @@ struct BadInputTests {
             try SiteConfig.parse("title: T\nsources:\n  - type: movies\n    pth: x\n", file: "Content/site.yml")
         } throws: { error in
             (error as! BuildError).message.contains("unknown key \"pth\"; allowed here: type, path, url, name, limit")
+        }
+    }
+
+    /// Nine levels of nine aliases in a mapping key: a 433-byte file standing for 387 million
+    /// values. Refused at once, with a message of one line; as a value, too.
+    @Test func aYAMLAliasBombIsRefusedQuickly() async throws {
+        let text = try String(contentsOf: TestSupport.fixtures.appending(path: "bad/alias-bomb.yml"), encoding: .utf8)
+        let started = ContinuousClock.now
+        #expect {
+            try SiteConfig.parse(text, file: "Content/site.yml")
+        } throws: { error in
+            (error as! BuildError).place == .lineColumn(line: 2, column: 3) && "\(error)".contains("a key must be a single word") && "\(error)".count < 300
+        }
+        let asValue = text.replacingOccurrences(of: "? [&a", with: "description: [&a").replacingOccurrences(of: "\n: x\n", with: "\n")
+        #expect {
+            try SiteConfig.parse(asValue, file: "Content/site.yml")
+        } throws: { error in
+            "\(error)".contains("more than 100000 values once its aliases") && "\(error)".count < 300
+        }
+        // Fewer levels stay under the bound, and the key is reported without its expansion.
+        let small = "title: T\n? [&a [lol, lol], &b [*a, *a], &c [*b, *b]]\n: x\nsources: []\n"
+        #expect {
+            try SiteConfig.parse(small, file: "Content/site.yml")
+        } throws: { error in
+            "\(error)".contains("a key must be a single word") && "\(error)".count < 300
+        }
+        #expect(started.duration(to: .now) < .seconds(2))
+    }
+
+    @Test func aHugeConfigurationIsRefusedWithoutBeingReadWhole() async throws {
+        let root = try TestSupport.makeSite(config: "title: T\n# " + String(repeating: "x", count: 300_000) + "\nsources: []\n")
+        await #expect { try await TestSupport.build(root) } throws: { error in
+            "\(error)".contains("larger than 256 KiB")
+        }
+        // Values quoted in errors are cut short.
+        #expect {
+            try SiteConfig.parse("title: T\nsources:\n  - type: \(String(repeating: "p", count: 5000))\n    path: x\n", file: "s.yml")
+        } throws: { error in
+            "\(error)".contains("…") && "\(error)".count < 300
         }
     }
 

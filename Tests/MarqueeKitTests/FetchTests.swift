@@ -40,6 +40,11 @@ struct FetchTests {
             },
             "/error.xml": { _, _ in .init(status: .internalServerError) },
             "/slow.xml": { _, _ in .init(body: Self.rss(["Too late"]), delay: .seconds(4)) },
+            // The head at once, then the body a byte every 0.2 s (a minute for the whole feed).
+            "/drip.xml": { _, _ in .init(body: Self.rss(["Dripped"]), drip: .milliseconds(200)) },
+            "/good-then-drip.xml": { _, count in
+                count == 1 ? .init(body: Self.rss(["Good copy"])) : .init(body: Self.rss(["Dripped"]), drip: .milliseconds(200))
+            },
             "/r3": { _, _ in .init(status: .found, headers: [("Location", "/r2")]) },
             "/r2": { _, _ in .init(status: .found, headers: [("Location", "/r1")]) },
             "/r1": { _, _ in .init(status: .movedPermanently, headers: [("Location", "/ok.xml")]) },
@@ -92,7 +97,8 @@ struct FetchTests {
 
     @Test(arguments: [
         ("/error.xml", "500"),
-        ("/slow.xml", "no answer within 1 s"),
+        ("/slow.xml", "no complete answer within 1 s"),
+        ("/drip.xml", "no complete answer within 1 s"),
         ("/loop-a", "redirect"),
         ("/big.xml", "limit"),
         ("/page.html", "HTML page, not a feed"),
@@ -108,6 +114,33 @@ struct FetchTests {
         #expect(report.warnings.first?.message.contains("no cached copy") == true)
         #expect(gallery.contains("class=\"gallery\""))
         #expect(started.duration(to: .now) < .seconds(10))
+    }
+
+    @Test func aDrippingBodyEndsAtTheDeadlineWithTheLastGoodCopy() async throws {
+        defer { server.shutdown() }
+        let (_, _, root) = try await build("/good-then-drip.xml")
+        let started = ContinuousClock.now
+        let (report, gallery, _) = try await build("/good-then-drip.xml", root: root)
+        #expect(started.duration(to: .now) < .seconds(4))
+        #expect(gallery.contains("Good copy"))
+        #expect(report.warnings.count == 1)
+        #expect(report.warnings.first?.message.contains("no complete answer within 1 s; using the last good copy") == true, "\(report.warnings)")
+    }
+
+    @Test func aCachedCopyThatNoLongerParsesIsReportedNotUsedAsNothing() async throws {
+        defer { server.shutdown() }
+        let (_, _, root) = try await build("/ok.xml")
+        let folder = root.appending(path: ".marquee-cache/feeds")
+        let body = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".body") })
+        try Data("<rss><channel><item>damaged".utf8).write(to: folder.appending(path: body))
+        // The server answers 304 to the cached validator: the damaged copy is all there is.
+        let (report, _, _) = try await build("/ok.xml", root: root)
+        #expect(report.items == 0)
+        #expect(report.warnings.count == 1)
+        #expect(report.warnings.first?.message.contains("cached copy of this feed can no longer be read") == true, "\(report.warnings)")
+        // It was removed: the next build asks without validators and gets the feed whole.
+        let (again, _, _) = try await build("/ok.xml", root: root)
+        #expect(again.items == 2 && again.warnings.isEmpty)
     }
 
     @Test func redirectsAndGzipAreFollowed() async throws {

@@ -57,11 +57,11 @@ struct HardeningTests {
         let root = try TestSupport.makeFixtureSite()
         let site = try Site.fromConfig(root: root)
         do {
-            let held = try BuildLock(for: site)
+            let held = try BuildLock(output: site.output)
             await #expect {
                 try await SiteBuilder(site: site).build()
             } throws: { error in
-                (error as! BuildError).message.contains("another build of this site is running (process \(getpid()))")
+                (error as! BuildError).message.contains("another build is writing into this folder")
             }
             withExtendedLifetime(held) {}
         }

@@ -12,6 +12,9 @@ final class LoopbackFeedServer: Sendable {
         var headers: [(String, String)] = []
         var body = Data()
         var delay: TimeAmount = .zero
+        /// When set, the body is sent one byte at a time, this long apart (a server that
+        /// drips its answer), after the head.
+        var drip: TimeAmount?
     }
 
     /// Produces a response for a path, the request headers and how often the path was asked for.
@@ -81,10 +84,31 @@ final class LoopbackFeedServer: Sendable {
             headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
             if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: response.status, headers: headers))), promise: nil)
+            if let drip = response.drip {
+                context.flush()
+                self.drip(response.body[...], every: drip, context: context)
+                return
+            }
             if !response.body.isEmpty {
                 context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body)))), promise: nil)
             }
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        }
+
+        /// Sends `bytes` one at a time, `interval` apart, then ends the response; stops when the
+        /// client has closed the connection.
+        func drip(_ bytes: Data.SubSequence, every interval: TimeAmount, context: ChannelHandlerContext) {
+            guard context.channel.isActive else { return }
+            guard let first = bytes.first else {
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                return
+            }
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: [first])))), promise: nil)
+            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            context.eventLoop.scheduleTask(in: interval) {
+                let (handler, context) = loopBound.value
+                handler.drip(bytes.dropFirst(), every: interval, context: context)
+            }
         }
     }
 }

@@ -29,6 +29,12 @@ struct ServeTests {
     /// Sends a request exactly as written (no client-side path normalization) and returns the
     /// status code.
     func rawStatus(port: Int, target: String) throws -> Int {
+        let head = try rawHead(port: port, target: target)
+        return Int(head.split(separator: " ").dropFirst().first ?? "") ?? -1
+    }
+
+    /// Sends a request exactly as written and returns the response's head.
+    func rawHead(port: Int, target: String) throws -> String {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -43,8 +49,27 @@ struct ServeTests {
         _ = request.withCString { send(fd, $0, strlen($0), 0) }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = recv(fd, &buffer, buffer.count, 0)
-        let head = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
-        return Int(head.split(separator: " ").dropFirst().first ?? "") ?? -1
+        return String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+    }
+
+    @Test func redirectsNeverLeadToAnotherHost() async throws {
+        let (_, port, task) = try await start()
+        defer { task.cancel() }
+        for target in ["//items", "/%2Fitems", "//items?x=1", "/./items", "///items"] {
+            let head = try rawHead(port: port, target: target)
+            let location = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("location:") }
+            if let location {
+                #expect(location.dropFirst("location:".count).trimmingCharacters(in: .whitespaces) == "/items/", "\(target): \(location)")
+            }
+        }
+        #expect(StaticFiles.location(of: ["items"]) == "/items/")
+        #expect(StaticFiles.location(of: ["a b", "c?d"]) == "/a%20b/c%3Fd/")
+        // The redirect a browser would follow to another host before the fix.
+        let head = try rawHead(port: port, target: "//items")
+        #expect(head.contains("301") && head.lowercased().contains("location: /items/"), "\(head)")
+        for target in ["/\\items", "/%5Citems"] {
+            #expect(try rawStatus(port: port, target: target) == 404)
+        }
     }
 
     func get(_ client: HTTPClient, _ url: String, headers: [(String, String)] = []) async throws -> (HTTPClientResponse, String) {

@@ -5,8 +5,8 @@ import Foundation
 enum TestSupport {
     /// The repository root.
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    /// `../shared/fixtures`, beside the repository.
-    static let fixtures = repository.deletingLastPathComponent().appending(path: "shared/fixtures")
+    /// `Tests/Fixtures`: the inputs the tests build sites from.
+    static let fixtures = repository.appending(path: "Tests/Fixtures")
 
     /// A new empty folder inside the running suite's scratch folder, which is removed when the
     /// suite ends (the suite needs the `.removesTemporaryFolders` trait).

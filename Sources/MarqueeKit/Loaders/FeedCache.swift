@@ -35,6 +35,13 @@ public struct FeedCache: Sendable {
         return (entry, body)
     }
 
+    /// Forgets the copy of `url` (one that no longer parses).
+    public func remove(_ url: URL) {
+        let base = folder.appending(path: key(url))
+        unlink(base.appendingPathExtension("body").path)
+        unlink(base.appendingPathExtension("meta.json").path)
+    }
+
     /// Stores a body that parsed, replacing the previous copy.
     public func store(_ url: URL, body: Data, etag: String?, lastModified: String?) {
         let base = folder.appending(path: key(url))

@@ -77,19 +77,11 @@ public final class FeedFetcher: Sendable {
             if let modified = cached.entry.lastModified { request.headers.add(name: "If-Modified-Since", value: modified) }
         }
         do {
-            let seconds = options.timeout.components.seconds
-            let response = try await client.execute(request, timeout: .seconds(seconds))
-            if response.status == .notModified, let cached {
-                return .notModified(cached.body)
+            // One deadline for the whole exchange: the client's own timeout ends with the
+            // response's head, and a server can then send its body a byte at a time for ever.
+            return try await Self.withDeadline(options.timeout) { [self, request] () async throws -> Outcome in
+                try await exchange(request, cached: cached)
             }
-            guard response.status == .ok else {
-                throw Failure(description: "the server answered \(response.status.code) \(response.status.reasonPhrase)")
-            }
-            if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > options.maximumBytes {
-                throw Failure(description: "the feed is \(length) bytes, over the \(options.maximumBytes)-byte limit")
-            }
-            let body = try await response.body.collect(upTo: options.maximumBytes)
-            return .fresh(Data(body.readableBytesView), etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"))
         } catch let failure as Failure {
             throw failure
         } catch {
@@ -97,15 +89,49 @@ public final class FeedFetcher: Sendable {
         }
     }
 
+    /// Sends `request` and reads the whole answer.
+    private func exchange(_ request: HTTPClientRequest, cached: (entry: FeedCache.Entry, body: Data)?) async throws -> Outcome {
+        let response = try await client.execute(request, timeout: .seconds(options.timeout.components.seconds))
+        if response.status == .notModified, let cached {
+            return .notModified(cached.body)
+        }
+        guard response.status == .ok else {
+            throw Failure(description: "the server answered \(response.status.code) \(response.status.reasonPhrase)")
+        }
+        if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > options.maximumBytes {
+            throw Failure(description: "the feed is \(length) bytes, over the \(options.maximumBytes)-byte limit")
+        }
+        let body = try await response.body.collect(upTo: options.maximumBytes)
+        return .fresh(Data(body.readableBytesView), etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"))
+    }
+
+    /// Thrown when a fetch runs past its deadline.
+    struct DeadlineExceeded: Error {}
+
+    /// `work`'s result, or ``DeadlineExceeded`` once `timeout` has passed (`work` is then
+    /// cancelled, which closes its connection).
+    static func withDeadline<Result: Sendable>(_ timeout: Duration, _ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
+        try await withThrowingTaskGroup(of: Result.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw DeadlineExceeded()
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+
     static func explain(_ error: any Error, options: Options) -> String {
         if let error = error as? HTTPClientError {
             switch error {
-            case .deadlineExceeded, .readTimeout, .connectTimeout: return "no answer within \(options.timeout.components.seconds) s"
+            case .deadlineExceeded, .readTimeout, .connectTimeout: return "no complete answer within \(options.timeout.components.seconds) s"
             case .redirectLimitReached: return "more than \(options.maximumRedirects) redirects"
             case .redirectCycleDetected: return "a redirect loop"
             default: break
             }
         }
+        if error is DeadlineExceeded { return "no complete answer within \(options.timeout.components.seconds) s" }
         if error is NIOTooManyBytesError { return "the feed is over the \(options.maximumBytes)-byte limit" }
         let text = "\(error)"
         if text.lowercased().contains("decompression") || text.contains("limit") {

@@ -79,6 +79,19 @@ public struct FeedSource: Plugin {
             return nil
         }
         let cached = fetcher.cache.load(url)
+        /// The cached copy parsed; a copy that no longer parses (damaged on disk) is reported
+        /// and removed, so that the next build fetches the feed whole.
+        func parseCached(_ body: Data) -> ParsedFeed? {
+            do {
+                return try FeedParser.parse(body, display: display, intro: intro, memo: context.memo)
+            } catch {
+                fetcher.cache.remove(url)
+                context.warn(BuildWarning(
+                    file: display,
+                    "the cached copy of this feed can no longer be read (\(error.message)); it was removed, so the feed adds no items and the next build fetches it anew."))
+                return nil
+            }
+        }
         func fallback(_ reason: String) -> ParsedFeed? {
             guard let cached else {
                 context.warn(BuildWarning(file: display, "\(reason); there is no cached copy, so the feed adds no items."))
@@ -86,19 +99,19 @@ public struct FeedSource: Plugin {
             }
             let age = Int(Date().timeIntervalSince(cached.entry.fetched) / 3600)
             context.warn(BuildWarning(file: display, "\(reason); using the last good copy (\(age) h old)."))
-            return try? FeedParser.parse(cached.body, display: display, intro: intro, memo: context.memo)
+            return parseCached(cached.body)
         }
         if fetcher.options.offline {
             guard let cached else {
                 context.warn(BuildWarning(file: display, "offline and there is no cached copy; the feed adds no items."))
                 return nil
             }
-            return try? FeedParser.parse(cached.body, display: display, intro: intro, memo: context.memo)
+            return parseCached(cached.body)
         }
         do {
             switch try await fetcher.fetch(url) {
             case .notModified(let body):
-                return try? FeedParser.parse(body, display: display, intro: intro, memo: context.memo)
+                return parseCached(body)
             case .fresh(let body, let etag, let lastModified):
                 do {
                     let feed = try FeedParser.parse(body, display: display, intro: intro, memo: context.memo)

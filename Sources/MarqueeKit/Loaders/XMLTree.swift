@@ -91,9 +91,16 @@ public enum XMLTree {
         }
         if !finished || parser.parserError != nil {
             let code = (parser.parserError as NSError?)?.code ?? -1
-            throw BuildError(
-                file: display, place: .lineColumn(line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1)),
-                describe(code) + ".")
+            let line = max(parser.lineNumber, 1)
+            // libxml2 stops at a character XML forbids with whatever error the stop leads to
+            // (inside CDATA: "not closed"), so such a character is looked for and named first.
+            if let forbidden = firstForbiddenCharacter(in: prepared), forbidden.line <= line {
+                throw BuildError(
+                    file: display, place: .lineColumn(line: forbidden.line, column: forbidden.column),
+                    "a control character (U+00\(forbidden.value < 0x10 ? "0" : "")\(String(forbidden.value, radix: 16, uppercase: true))) that XML does not allow; the feed's publisher must remove it.")
+            }
+            let message = code == 4 && prepared.contains(where: { $0 > 0x20 }) ? "this is not XML; expected a feed (RSS, Atom or JSON Feed)" : describe(code)
+            throw BuildError(file: display, place: .lineColumn(line: line, column: max(parser.columnNumber, 1)), message + ".")
         }
         guard let root = collector.root else {
             throw BuildError(file: display, place: .lineColumn(line: 1, column: 1), "the file holds no XML element; expected a feed.")
@@ -280,6 +287,21 @@ public enum XMLTree {
                 file: display, place: .lineColumn(line: line, column: 1),
                 "the document declares entities (<!ENTITY …>), which feeds never need and which can expand without bound or read local files; it is refused.")
         }
+    }
+
+    /// The line, column (in bytes, from 1) and value of the first C0 control character other
+    /// than tab, newline and carriage return in UTF-8 `data`.
+    static func firstForbiddenCharacter(in data: Data) -> (line: Int, column: Int, value: UInt8)? {
+        var line = 1, lineStart = 0
+        for (offset, byte) in data.enumerated() {
+            if byte == 0x0A {
+                line += 1
+                lineStart = offset + 1
+            } else if byte < 0x20 && byte != 0x09 && byte != 0x0D {
+                return (line, offset - lineStart + 1, byte)
+            }
+        }
+        return nil
     }
 
     /// libxml2's error numbers (Foundation passes them through as the error code).

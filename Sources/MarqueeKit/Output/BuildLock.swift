@@ -1,32 +1,26 @@
 import Foundation
 
-/// One build at a time per output folder: an exclusive `flock` on a lock file beside the cache.
-/// The kernel releases it when the process ends, however it ends, so a killed build never
-/// leaves a stale lock.
+/// One build at a time per output folder, however the folder is named: an exclusive `flock` on
+/// the folder that holds it (after every symbolic link is resolved), where a build also keeps its
+/// staging folder and change journal. Builds into two folders side by side therefore wait for
+/// each other too, which costs little and needs no lock file. The kernel releases the lock when
+/// the process ends, however it ends, so a killed build never leaves a stale lock.
 final class BuildLock {
     private let descriptor: Int32
 
-    /// Takes the lock or throws a clear error naming the process that holds it.
-    init(for site: Site) throws(BuildError) {
-        let folder = site.root.appending(path: ".marquee-cache")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appending(path: "build-\(StableHash.hex(site.output.path).prefix(12)).lock").path
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    /// Takes the lock for the output folder `output` (resolved), or throws a clear error.
+    init(output: URL) throws(BuildError) {
+        let parent = output.deletingLastPathComponent()
+        try FileIO.makeFolders(parent.path)
+        let descriptor = open(parent.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw BuildError(file: path, "cannot create the build lock (\(String(cString: strerror(errno)))).")
+            throw BuildError(file: parent.path, "cannot open the folder that holds the output (\(String(cString: strerror(errno)))).")
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            var buffer = [UInt8](repeating: 0, count: 32)
-            let count = pread(descriptor, &buffer, buffer.count, 0)
-            let holder = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             close(descriptor)
             throw BuildError(
-                file: site.output.path,
-                "another build of this site is running\(holder.isEmpty ? "" : " (process \(holder))"); wait for it to finish, then build again.")
+                file: output.path, "another build is writing into this folder (or one beside it in \(parent.path)); wait for it to finish, then build again.")
         }
-        let pid = Array("\(getpid())\n".utf8)
-        _ = ftruncate(descriptor, 0)
-        _ = pwrite(descriptor, pid, pid.count, 0)
         self.descriptor = descriptor
     }
 

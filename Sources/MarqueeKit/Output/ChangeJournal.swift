@@ -82,11 +82,37 @@ struct ChangeJournal: Codable {
         if rmdir(staging.path) != 0 && errno != ENOENT { try? FileManager.default.removeItem(at: staging) }
     }
 
-    /// Finishes a journal left by a killed build, if there is one.
+    /// True when the output holds a symbolic link (or anything but a folder) where one of the
+    /// folders above `paths` should be: a move or removal there would act through the link on
+    /// files that are not the site's, so the change is made by replacing the output whole.
+    static func passesThroughLinks(_ paths: [String], in output: URL) -> Bool {
+        var checked: Set<Substring> = []
+        for path in paths {
+            var end = path.endIndex
+            while let slash = path[..<end].lastIndex(of: "/") {
+                let folder = path[..<slash]
+                guard checked.insert(folder).inserted else { break }
+                var info = stat()
+                if lstat(output.path + "/" + folder, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR { return true }
+                end = slash
+            }
+        }
+        return false
+    }
+
+    /// Finishes a journal left by a killed build, if there is one. A journal that names another
+    /// output, a path that leaves it, or a path through a link is not followed: it was not
+    /// written by a build of this output (a later build brings the output up to date anyway).
     static func recover(output: URL) {
         let location = location(for: output)
         guard let data = try? Data(contentsOf: location) else { return }
-        guard let journal = try? JSONDecoder().decode(ChangeJournal.self, from: data), journal.output.standardizedFileURL == output.standardizedFileURL else {
+        guard let journal = try? JSONDecoder().decode(ChangeJournal.self, from: data),
+              journal.output.standardizedFileURL.path == output.standardizedFileURL.path,
+              journal.staging.deletingLastPathComponent().standardizedFileURL.path == output.deletingLastPathComponent().standardizedFileURL.path,
+              journal.staging.lastPathComponent.hasPrefix(".\(output.lastPathComponent).staging-"),
+              (journal.moves + journal.removals).allSatisfy(OutputSet.isSafe),
+              !passesThroughLinks(journal.moves + journal.removals, in: output)
+        else {
             unlink(location.path)
             return
         }

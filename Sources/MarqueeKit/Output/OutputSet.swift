@@ -57,6 +57,7 @@ public final class OutputSet: Sendable {
         var file = OutputFile(path: path, contents: contents)
         try postProcess(&file)
         try Self.checkSafe(file.path)
+        if Self.isText(file.path) { file.contents = CleanText.cleanUTF8(file.contents) }
         try staged.put(file.path, file.contents, digest: digest)
     }
 
@@ -77,6 +78,12 @@ public final class OutputSet: Sendable {
 
     /// The paths of every file added so far, sorted.
     public var paths: [String] { staged.paths.sorted() }
+
+    /// Pages and the site's XML and JSON files: whatever a template, a plugin or an input put
+    /// in them, they never carry a character ``CleanText`` removes.
+    static func isText(_ path: String) -> Bool {
+        path.hasSuffix(".html") || path.hasSuffix(".xml") || path.hasSuffix(".json") || path.hasSuffix(".txt")
+    }
 
     private static func checkSafe(_ path: String) throws(BuildError) {
         guard isSafe(path) else {

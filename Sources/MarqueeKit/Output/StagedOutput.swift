@@ -233,7 +233,8 @@ final class StagedOutput: Sendable {
             return result
         }
         let changes = result.written + removed.count
-        if outputExists && (changes <= Self.inPlaceLimit.files || Double(changes) <= Double(files.count) * Self.inPlaceLimit.share) {
+        let isSmall = changes <= Self.inPlaceLimit.files || Double(changes) <= Double(files.count) * Self.inPlaceLimit.share
+        if outputExists && isSmall && !ChangeJournal.passesThroughLinks(written + removed, in: output) {
             let journal = ChangeJournal(output: output, staging: staging, moves: written.sorted(), removals: removed.sorted())
             try journal.apply()
             result.changes = (journal.moves, journal.removals)

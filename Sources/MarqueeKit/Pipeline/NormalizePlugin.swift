@@ -13,8 +13,8 @@ public struct NormalizePlugin: Plugin {
     /// Image candidates kept per item (feeds have been seen listing hundreds).
     public static let maximumImages = 32
 
-    /// Drops repeated ids, trims titles (or uses the fallback), fills and cuts intros, caps image
-    /// candidates and assigns slugs.
+    /// Drops repeated ids, cleans and trims titles (or uses the fallback), fills and cuts intros,
+    /// removes control characters (see ``CleanText``), caps image candidates and assigns slugs.
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
         let config = context.config, memo = context.memo
         // One pass on every core: each item made consistent, then its id and its slug's base
@@ -25,13 +25,18 @@ public struct NormalizePlugin: Plugin {
             defer { item.carryOrigin(origin, through: Self.step) }
             // A field is set only when it changes: setting one retains the new value and releases
             // the old, for most of ten thousand items on every rebuild.
-            let trimmedTitle = item.title.trimmed()
+            // Characters no page may carry go first, so that a title of nothing else falls back.
+            let label = { (text: String) in CleanText.clean(text, removingBidiControls: true) }
+            let trimmedTitle = label(item.title).trimmed()
             let title = trimmedTitle.isEmpty ? config.titleFallback : trimmedTitle
             if title != item.title { item.title = title }
-            let intro = item.intro.isEmpty
+            let intro = CleanText.clean(item.intro.isEmpty
                 ? Self.intro(of: item, length: config.introLength, memo: memo)
-                : TextTruncation.truncate(item.intro, to: config.introLength)
+                : TextTruncation.truncate(item.intro, to: config.introLength))
             if intro != item.intro { item.intro = intro }
+            if let author = item.author, label(author) != author { item.author = label(author) }
+            if item.tags.contains(where: { label($0) != $0 }) { item.tags = item.tags.map(label) }
+            if label(item.source) != item.source { item.source = label(item.source) }
             if item.images.count > Self.maximumImages { item.images.removeLast(item.images.count - Self.maximumImages) }
             return (HashedStringSet.hash(item.id), Slug.base(for: item))
         }

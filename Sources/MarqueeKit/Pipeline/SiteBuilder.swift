@@ -116,6 +116,11 @@ public struct SiteBuilder: Sendable {
     /// reports no stages.
     public var reportsStagesAfter: Double?
 
+    /// Lets the build replace an output folder that is neither empty nor marked as a Marquee
+    /// output (`marquee build --force`); the build then marks it. Folders that hold the site's
+    /// inputs are refused all the same.
+    public var takesOverOutput = false
+
     /// Creates a builder; `progress` receives progress lines and warnings as they happen.
     public init(site: Site, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.site = site
@@ -134,15 +139,18 @@ public struct SiteBuilder: Sendable {
     public func build() async throws(BuildError) -> BuildReport {
         let started = ContinuousClock.now
         let timings = StageTimings(started: started, stageReports: reportsStagesAfter.map { ($0, progress) })
-        try checkOutputLocation()
-        let lock = try BuildLock(for: site)
+        // The output is checked and written by its real path: a link named as the output is
+        // followed only once where it leads has been checked, and nothing is done through it.
+        var site = site
+        site.output = try OutputFolder(checking: site.output, root: site.root, takeOver: takesOverOutput).resolved
+        let lock = try BuildLock(output: site.output)
         defer { withExtendedLifetime(lock) {} }
         StagingCleanup.run(output: site.output)
         let memo = BuildMemo(file: BuildMemo.file(for: site))
         let context = BuildContext(root: site.root, config: site.config, theme: site.theme, memo: memo, progress: progress)
         defer { keepUntilExit(context.takeValuesToRelease()) }
         do {
-            return try await build(in: context, started: started, timings: timings)
+            return try await build(site, in: context, started: started, timings: timings)
         } catch {
             // An input read in place was cut or rewritten meanwhile: that is why the build failed
             // (a syntax error in half a file), not what it failed on.
@@ -151,7 +159,7 @@ public struct SiteBuilder: Sendable {
     }
 
     /// The build after its lock is taken and its context made.
-    private func build(in context: BuildContext, started: ContinuousClock.Instant, timings: StageTimings) async throws(BuildError) -> BuildReport {
+    private func build(_ site: Site, in context: BuildContext, started: ContinuousClock.Instant, timings: StageTimings) async throws(BuildError) -> BuildReport {
         var timings = timings
         let memo = context.memo
         let environment = BuildState.environment(of: site)
@@ -169,7 +177,7 @@ public struct SiteBuilder: Sendable {
             stateRead = BuildState.load(for: site)
             if let state = stateRead, state.inputs == inputs, state.matches(site.output) {
                 timings.lap("check inputs and output")
-                return unchanged(state, started: started, timings: timings, context: context)
+                return unchanged(state, output: site.output, started: started, timings: timings, context: context)
             }
         }
         // Beside loading, one task maps the memo (which loading looks things up in once its files
@@ -199,7 +207,7 @@ public struct SiteBuilder: Sendable {
                 state.inputs = inputs
                 state.save(for: site, replacing: saved, changed: ([], []))
             }
-            return unchanged(state, started: started, timings: timings, context: context)
+            return unchanged(state, output: site.output, started: started, timings: timings, context: context)
         }
         // Whether the output is as the last build left it (which files are untouched, so that
         // pages made from the same values are kept without being written; whether any folder
@@ -236,6 +244,7 @@ public struct SiteBuilder: Sendable {
                     }
                 }
             }
+            try output.add(OutputFolder.markerName, text: OutputFolder.markerText)
             for plugin in site.plugins {
                 try run(plugin) { try plugin.writeOutputs(for: items, into: output, in: context) }
                 timings.lap("write \(plugin.name)")
@@ -272,12 +281,12 @@ public struct SiteBuilder: Sendable {
     }
 
     /// The report of a build that found nothing to do.
-    private func unchanged(_ state: BuildState, started: ContinuousClock.Instant, timings: StageTimings, context: BuildContext) -> BuildReport {
+    private func unchanged(_ state: BuildState, output: URL, started: ContinuousClock.Instant, timings: StageTimings, context: BuildContext) -> BuildReport {
         timings.report(to: progress)
         keepUntilExit(state)
         return BuildReport(
             items: state.items, pages: state.pages, files: state.files.count, filesWritten: 0,
-            filesUnchanged: state.files.count, seconds: Self.seconds(since: started), warnings: context.warnings, output: site.output)
+            filesUnchanged: state.files.count, seconds: Self.seconds(since: started), warnings: context.warnings, output: output)
     }
 
     /// Items a site may hold (a guard against runaway inputs, far above real galleries).
@@ -341,15 +350,5 @@ public struct SiteBuilder: Sendable {
         plugin is MovieListSource || plugin is FeedSource || plugin is MarkupPlugin || plugin is NormalizePlugin
             || plugin is LayoutPlugin || plugin is PageWriter || plugin is AssetWriter || plugin is SiteFilesWriter
             || plugin is AtomFeedWriter
-    }
-
-    /// Refuses output folders that would replace the site's own inputs.
-    private func checkOutputLocation() throws(BuildError) {
-        let output = site.output.path
-        let root = site.root.path
-        let content = site.root.appending(path: "Content").path
-        if output == root || root.hasPrefix(output + "/") || output == content || content.hasPrefix(output + "/") || output.hasPrefix(content + "/") || output == "/" {
-            throw BuildError(file: output, "the output folder would replace the site's own files; choose a separate folder such as ROOT/Site.")
-        }
     }
 }

@@ -155,14 +155,29 @@ extension SiteConfig {
     /// Reads and checks a configuration file. Unknown keys, wrong types and unknown source
     /// types are errors that name the place and list what is allowed.
     public static func load(from file: URL, displayName: String) throws(BuildError) -> SiteConfig {
-        let text: String
+        let data: Data
         do {
-            text = try String(contentsOf: file, encoding: .utf8)
+            // Read up to one byte past the limit, whatever the file is (a device never ends).
+            let handle = try FileHandle(forReadingFrom: file)
+            defer { try? handle.close() }
+            data = try handle.read(upToCount: maximumSize + 1) ?? Data()
         } catch {
             throw BuildError(file: displayName, "cannot read the site configuration (\(error.localizedDescription)). Pass --root with the site folder (the one holding Content/site.yml), or create that file (see the README).")
         }
+        guard data.count <= maximumSize else {
+            throw BuildError(file: displayName, "the configuration is larger than \(maximumSize / 1024) KiB; a site's settings fit in a few lines (list feeds by their URLs).")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw BuildError(file: displayName, "the configuration is not UTF-8 text; save it as UTF-8.")
+        }
         return try parse(text, file: displayName)
     }
+
+    /// The largest configuration file read.
+    static let maximumSize = 256 * 1024
+    /// The most values a configuration may hold with YAML's aliases expanded (an alias repeats
+    /// what its anchor holds, so a few lines of nested aliases can stand for billions of values).
+    static let maximumValues = 100_000
 
     /// Parses configuration text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(BuildError) -> SiteConfig {
@@ -170,6 +185,9 @@ extension SiteConfig {
         do {
             // Values are read as text and checked here, so YAML's tag resolution (regular
             // expressions compiled on first use: ~1 ms of every build) is left out.
+            if let problem = ConfigShapeCheck.problem(in: text, maximumValues: maximumValues) {
+                throw BuildError(file: file, place: .lineColumn(line: problem.line, column: problem.column), problem.message)
+            }
             guard let node = try Yams.compose(yaml: text, .basic) else {
                 throw BuildError(file: file, "the configuration is empty; it needs at least `title:` and `sources:`.")
             }
@@ -192,7 +210,7 @@ extension SiteConfig {
         if let expand = top["expand"] {
             let value = try expand.string()
             guard let mode = ExpandMode(rawValue: value) else {
-                throw expand.error("`expand: \(value)` is not known; use one of: \(ExpandMode.allCases.map(\.rawValue).joined(separator: ", ")).")
+                throw expand.error("`expand: \(ConfigNode.excerpt(value))` is not known; use one of: \(ExpandMode.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
             config.expand = mode
         }
@@ -220,14 +238,14 @@ extension SiteConfig {
             }
             let type = try typeNode.string()
             guard sourceTypes.contains(type) else {
-                throw typeNode.error("unknown source type \"\(type)\"; use one of: \(sourceTypes.joined(separator: ", ")).")
+                throw typeNode.error("unknown source type \(ConfigNode.excerpt(type)); use one of: \(sourceTypes.joined(separator: ", ")).")
             }
             let path = try fields["path"]?.string()
             var url: URL?
             if let urlNode = fields["url"] {
                 let text = try urlNode.string()
                 guard type == "feed", let parsed = URL(string: text), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
-                    throw urlNode.error(type == "feed" ? "\"\(text)\" is not an http(s) URL." : "only feed sources can have a `url:`; give movies a `path:`.")
+                    throw urlNode.error(type == "feed" ? "\(ConfigNode.excerpt(text)) is not an http(s) URL." : "only feed sources can have a `url:`; give movies a `path:`.")
                 }
                 url = parsed
             }
@@ -249,7 +267,7 @@ extension SiteConfig {
         var text = text.trimmingCharacters(in: .whitespaces)
         if !text.hasSuffix("/") { text += "/" }
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
-            let message = "\"\(text)\" is not an http(s) URL; write the address the site will have, such as https://user.github.io/gallery/."
+            let message = "\(ConfigNode.excerpt(text)) is not an http(s) URL; write the address the site will have, such as https://user.github.io/gallery/."
             throw node?.error(message) ?? BuildError(message)
         }
         return url
@@ -287,15 +305,23 @@ struct ConfigNode {
         }
         var result: [String: ConfigNode] = [:]
         for (keyNode, value) in mapping {
-            let key = keyNode.string ?? "\(keyNode)"
+            guard let key = keyNode.string else {
+                throw ConfigNode(node: keyNode, path: path, file: file).error("a key must be a single word, not a list or mapping; allowed here: \(allowed.joined(separator: ", ")).")
+            }
             let child = ConfigNode(node: value, path: path.isEmpty ? key : "\(path).\(key)", file: file)
             guard allowed.contains(key) else {
                 throw ConfigNode(node: keyNode, path: path, file: file)
-                    .error("unknown key \"\(key)\"; allowed here: \(allowed.joined(separator: ", ")).")
+                    .error("unknown key \(Self.excerpt(key)); allowed here: \(allowed.joined(separator: ", ")).")
             }
             result[key] = child
         }
         return result
+    }
+
+    /// `text` quoted for an error message, cut to its first 60 characters: a message quotes
+    /// the offending value, not a whole file.
+    static func excerpt(_ text: String) -> String {
+        text.count <= 60 ? text.debugDescription : String(text.prefix(60)).debugDescription.dropLast() + "…\""
     }
 
     func sequence() throws(BuildError) -> [ConfigNode] {

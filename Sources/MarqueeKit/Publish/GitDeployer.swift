@@ -40,7 +40,8 @@ public struct GitDeployer: Sendable {
         defer { try? fileManager.removeItem(at: stage) }
         do {
             try fileManager.createDirectory(at: stage, withIntermediateDirectories: true)
-            for entry in try fileManager.contentsOfDirectory(atPath: site.path) {
+            // The marker is for the builds on this machine, not for readers of the site.
+            for entry in try fileManager.contentsOfDirectory(atPath: site.path) where entry != OutputFolder.markerName {
                 try fileManager.copyItem(at: site.appending(path: entry), to: stage.appending(path: entry))
             }
         } catch {

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Removes the characters no page or feed of the site may carry, whatever an input held.
+///
+/// - Control characters other than tab and newline (NUL, ESC, DEL, C1 controls…): XML 1.0
+///   forbids most of them outright, so one in a title would make `feed.xml` unreadable to every
+///   subscriber, and a terminal or an editor may act on them. A carriage return is dropped (a
+///   line ending `\r\n` becomes `\n`).
+/// - Unicode noncharacters (U+FDD0…U+FDEF and every code point ending in FFFE or FFFF): not
+///   for interchange, and U+FFFE and U+FFFF are forbidden in XML.
+/// - With `removingBidiControls`, for short labels (titles, authors, tags): the embeddings,
+///   overrides and isolates that reorder the text after them (U+202A…U+202E, U+2066…U+2069).
+///   A right-to-left override in a title would otherwise turn the rest of a cell, or of a line
+///   of the page, around. Right-to-left text itself is untouched.
+enum CleanText {
+    /// `text` without the characters above; `text` itself when it has none.
+    static func clean(_ text: String, removingBidiControls: Bool = false) -> String {
+        func isRemoved(_ scalar: Unicode.Scalar) -> Bool {
+            isForbidden(scalar.value) || (removingBidiControls && isBidiControl(scalar.value))
+        }
+        guard text.unicodeScalars.contains(where: isRemoved) else { return text }
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: text.unicodeScalars.lazy.filter { !isRemoved($0) })
+        return String(scalars)
+    }
+
+    /// UTF-8 `bytes` without the characters ``clean(_:removingBidiControls:)`` removes (bidi
+    /// controls kept): the last guard on every text file the build writes. `bytes` itself when
+    /// it has none, which is found by looking at the bytes that can start one.
+    static func cleanUTF8(_ bytes: Data) -> Data {
+        let mayNeedCleaning = bytes.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A || $0 == 0x7F || $0 == 0xC2 || $0 == 0xEF || $0 >= 0xF0 }
+        guard mayNeedCleaning else { return bytes }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let cleaned = clean(text)
+        return cleaned == text ? bytes : Data(cleaned.utf8)
+    }
+
+    /// A control character other than tab and newline, or a noncharacter.
+    static func isForbidden(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x09, 0x0A: return false
+        case 0...0x1F, 0x7F...0x9F: return true
+        case 0xFDD0...0xFDEF: return true
+        default: return value & 0xFFFE == 0xFFFE
+        }
+    }
+
+    /// An explicit embedding, override or isolate.
+    static func isBidiControl(_ value: UInt32) -> Bool {
+        (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+    }
+}
