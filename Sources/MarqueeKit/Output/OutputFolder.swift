@@ -74,7 +74,8 @@ struct OutputFolder {
         throw BuildError(
             file: shown,
             "this folder is not empty and no Marquee build wrote it (it has no \(markerName) file), and a build replaces everything in it. "
-                + "Choose an empty or new folder, or pass --force to let Marquee take this one over (its \(entries.count) entries will be deleted).")
+                + "Choose an empty or new folder, or pass --force to `marquee build` to let it take this one over "
+                + "(\(entries.count == 1 ? "the 1 entry" : "all \(entries.count) entries") in it will be deleted).")
     }
 
     /// `url`'s path with every symbolic link resolved; the part that does not exist yet is
