@@ -23,8 +23,6 @@ let package = Package(
         // C libraries from Debian: libcmark-dev (Markdown) and libgumbo-dev (HTML5 parsing).
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
         .systemLibrary(name: "CGumbo", pkgConfig: "gumbo", providers: [.apt(["libgumbo-dev"])]),
-        // glibc's <malloc.h>, for tuning the allocator in the command-line tool.
-        .systemLibrary(name: "CMalloc"),
         // The SIGBUS handler that keeps a mapped input file cut short from ending the program.
         .target(name: "CInputGuard"),
 
@@ -56,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "marquee",
             dependencies: [
-                "MarqueeKit", "MarqueeServer", "CMalloc",
+                "MarqueeKit", "MarqueeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift toolchain exports every public symbol of an executable (35,000 here,

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CMalloc
 import Foundation
 import MarqueeKit
 
@@ -25,23 +24,6 @@ struct Marquee: AsyncParsableCommand {
         }
         await main(nil)
     }
-}
-
-/// Tunes glibc's allocator for a build, which allocates and frees tens of megabytes of
-/// short-lived strings on every core. With the defaults the main heap grows 128 KB at a time,
-/// every heap gives memory back as soon as 128 KB of it is free, and large buffers (the list
-/// file, the memo) come from fresh `mmap`s that fault in every page. Setting any of these turns
-/// off glibc's own threshold adjustment, so all three are set. Measured at 10,000 items: 3 % off
-/// a full build, 9 % off a one-item rebuild; peak memory at 100,000 items 764 → 778 MB. Between
-/// builds, `marquee serve` keeps up to 64 MB free per heap for the next one. (The padding does
-/// not reach other threads' heaps, which glibc grows a page at a time: about 1,100 `mprotect`s
-/// in a one-item rebuild of 10,000 items, which cost nothing measurable.)
-func tuneAllocator() {
-    #if os(Linux)
-    _ = mallopt(M_TOP_PAD, 32 << 20)
-    _ = mallopt(M_TRIM_THRESHOLD, 64 << 20)
-    _ = mallopt(M_MMAP_THRESHOLD, 32 << 20)
-    #endif
 }
 
 /// Writes one line to standard output at once (no buffering, so it shows while serving).

@@ -37,24 +37,6 @@ struct ThrowingPlugin: Plugin {
     func transformItems(_ items: inout [Item], in context: BuildContext) throws { throw Failure() }
 }
 
-/// Logs its own release.
-final class ReleaseProbe: Sendable {
-    let log: HookLog
-    init(log: HookLog) { self.log = log }
-    deinit { log.add("released") }
-}
-
-/// Hands a probe to ``BuildContext/releaseLater(_:)`` while loading.
-struct ReleasingPlugin: Plugin {
-    let name = "releasing"
-    let log: HookLog
-    func loadItems(in context: BuildContext) async throws -> [Item] {
-        context.releaseLater(ReleaseProbe(log: log))
-        return []
-    }
-    func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws { log.add("write") }
-}
-
 @Suite("Plugins", .removesTemporaryFolders)
 struct PluginTests {
     func site(_ plugins: [any Plugin], config: String = "title: P\nsources: []\n") throws -> Site {
@@ -81,19 +63,6 @@ struct PluginTests {
         #expect(report.items == 3)
         let gallery = try String(contentsOf: site.output.appending(path: "index.html"), encoding: .utf8)
         #expect(gallery.contains(">From a</a> <span class=\"badge\">a</span> <span class=\"badge\">b</span>"))
-    }
-
-    /// A value given to `releaseLater` outlives the stages, is released when the build ends, and
-    /// is kept to the end by a program that exits after building.
-    @Test func valuesReleasedLaterLastUntilTheBuildEnds() async throws {
-        let log = HookLog()
-        _ = try await SiteBuilder(site: try site([ReleasingPlugin(log: log)])).build()
-        #expect(log.all == ["write", "released"])
-        let kept = HookLog()
-        var builder = SiteBuilder(site: try site([ReleasingPlugin(log: kept)]))
-        builder.leavesMemoryToExit = true
-        _ = try await builder.build()
-        #expect(kept.all == ["write"])
     }
 
     @Test func aThrowingPluginStopsTheBuildWithItsNameAndLeavesTheOutput() async throws {

@@ -49,12 +49,6 @@ struct FeedItemSupply: Sendable {
         self.cut = cut
     }
 
-    /// The parsed trees (the skeleton's and the full elements), for the build to free after it
-    /// ends (``ParsedFeed/document``). Not the remembered items: they become the feed's items,
-    /// which the feed's source then changes, and another holder would make each change copy
-    /// every field of the item.
-    var trees: any Sendable { (root, elements) }
-
     /// What to make the items of `element` (an element of ``root``) from: for a stand-in, each
     /// item it stands for, remembered or as its full element, with the memo key to remember it
     /// under; any other element as it is.

@@ -53,7 +53,6 @@ public struct FeedSource: Plugin {
             feed = remote
             fallbackName = url.host ?? url.absoluteString
         }
-        if let document = feed.document { context.releaseLater(document) }
         let sourceName = displayName ?? (feed.title.isEmpty ? fallbackName : feed.title)
         // Taken out of the feed, not copied: an item another array still held would copy all
         // its fields to take the name below.
@@ -161,9 +160,7 @@ public enum FeedParser {
         } else {
             root = try XMLTree.parse(prepared: prepared, display: display)
         }
-        var feed = try feed(from: root, display: display, intro: intro, localImage: localImage, supply: supply)
-        feed.document = supply?.trees ?? root
-        return feed
+        return try feed(from: root, display: display, intro: intro, localImage: localImage, supply: supply)
     }
 
     /// The feed of an XML document's tree, in the format its root names; its items' stand-ins

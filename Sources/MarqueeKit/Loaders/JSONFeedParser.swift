@@ -57,11 +57,7 @@ enum JSONFeedParser {
                 item(entries[$0], feedTitle: title, base: link, feedAuthor: feedAuthor, localImage: $1, intro: intro)
             }
         }
-        var feed = ParsedFeed(title: title, link: link, items: items)
-        // The parsed values only: the remembered items are the feed's, which the feed's source
-        // changes (see ``FeedItemSupply/trees``).
-        feed.document = sources.map { $0.map(\.element) as any Sendable } ?? document
-        return feed
+        return ParsedFeed(title: title, link: link, items: items)
     }
 
     static func item(

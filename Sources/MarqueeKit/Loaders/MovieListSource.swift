@@ -72,7 +72,6 @@ public struct MovieListSource: Plugin {
         }
         // The tree is released after the build (or never, when the program exits then): freeing
         // tens of thousands of small objects here would hold up loading.
-        context.releaseLater(document)
         guard case .object = document, let list = document["movies"] else {
             let found: String
             if case .object(let members) = document {

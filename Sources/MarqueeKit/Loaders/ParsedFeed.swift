@@ -8,10 +8,6 @@ public struct ParsedFeed: Sendable {
     public var link: URL?
     /// The feed's items, in the feed's order.
     public var items: [Item]
-    /// The parsed document the items were read from (an XML tree or a JSON value), kept so that
-    /// a build can free it after the build (``BuildContext/releaseLater(_:)``) instead of on the
-    /// loading core while the other waits: tens of thousands of small allocations.
-    var document: (any Sendable)?
 
     /// A feed with these items.
     public init(title: String, link: URL?, items: [Item]) {

@@ -57,15 +57,13 @@ public enum Slug {
     public struct Base: Sendable {
         /// The slug itself.
         public let slug: String
-        /// Its hash for ``HashedStringSet``, made where the slug is (on any core).
-        let hash: UInt64
     }
 
     /// The slug `item` asks for: made from its title, or `item-<hash of id>` when the title has none.
     public static func base(for item: Item) -> Base {
         let made = make(item.title)
         let slug = made.isEmpty ? "item-" + StableHash.hex(item.id).prefix(10) : made
-        return Base(slug: slug, hash: HashedStringSet.hash(slug))
+        return Base(slug: slug)
     }
 
     /// Gives every item a unique slug: from its title, or `item-<hash of id>` when the title has
@@ -132,23 +130,15 @@ public enum Slug {
     /// The suffix each base needs to be unique, in order (0 for none): a repeated base gets
     /// `-2`, `-3`, … or the next number that no other slug has taken.
     private static func suffixes(for bases: [Base]) -> [Int] {
-        var taken = HashedStringSet(capacity: bases.count)
-        // The next suffix to try per base, by the base's member number in `taken` (0 until the
-        // base repeats): every lower one is already taken, and stays so. (Starting from 2 each
-        // time made 500 items named alike cost 125,000 lookups.)
-        var nextSuffix: [Int] = []
+        var taken = Set<String>(minimumCapacity: bases.count)
+        // The next suffix to try per repeated base: every lower one is already taken, and stays
+        // so (starting from 2 each time would make n items named alike cost n² lookups).
+        var nextSuffix: [String: Int] = [:]
         return bases.map { base in
-            // Most bases are free: one insertion and done.
-            let (inserted, member) = taken.insertOrFind(base.slug, hash: base.hash)
-            guard !inserted else { return 0 }
-            if member >= nextSuffix.count { nextSuffix += repeatElement(0, count: member + 1 - nextSuffix.count) }
-            var counter = Swift.max(nextSuffix[member], 2)
-            while true {
-                let slug = suffixed(base.slug, counter)
-                if taken.insert(slug, hash: HashedStringSet.hash(slug)) { break }
-                counter += 1
-            }
-            nextSuffix[member] = counter + 1
+            if taken.insert(base.slug).inserted { return 0 }
+            var counter = Swift.max(nextSuffix[base.slug] ?? 0, 2)
+            while !taken.insert(suffixed(base.slug, counter)).inserted { counter += 1 }
+            nextSuffix[base.slug] = counter + 1
             return counter
         }
     }

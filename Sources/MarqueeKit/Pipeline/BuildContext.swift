@@ -16,7 +16,6 @@ public final class BuildContext: Sendable {
     public let memo: BuildMemo
 
     private let warningList = Locked<[BuildWarning]>([])
-    private let releasedLater = Locked<[any Sendable]>([])
     private let mappedInputs = Locked<[(display: String, watch: InputWatch)]>([])
     private let progress: @Sendable (String) -> Void
 
@@ -42,23 +41,6 @@ public final class BuildContext: Sendable {
 
     /// Reports progress on long work (printed by the CLI).
     public func report(_ message: String) { progress(message) }
-
-    /// Keeps `value` until the build ends instead of releasing it now: for large values whose
-    /// release would hold up the build, such as a parsed document of tens of thousands of objects
-    /// (freeing a 10,000-movie list's tree took ~2.5 ms on one core while the other waited). A
-    /// program that exits right after the build never releases them (see
-    /// ``SiteBuilder/leavesMemoryToExit``).
-    public func releaseLater(_ value: any Sendable) {
-        releasedLater.withLock { $0.append(value) }
-    }
-
-    /// The values handed to ``releaseLater(_:)``, given up by the context.
-    func takeValuesToRelease() -> [any Sendable] {
-        releasedLater.withLock { values in
-            defer { values = [] }
-            return values
-        }
-    }
 
     /// Keeps the watch of an input mapped by ``InputFile/read(_:display:in:)`` (or of a font
     /// written as an asset, see ``ThemeAssets/sources``), to be checked by

@@ -17,9 +17,8 @@ public struct NormalizePlugin: Plugin {
     /// removes control characters (see ``CleanText``), caps image candidates and assigns slugs.
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
         let config = context.config, memo = context.memo
-        // One pass on every core: each item made consistent, then its id and its slug's base
-        // hashed for the passes in order that follow.
-        var keys = items.concurrentUpdate { item -> (id: UInt64, slug: Slug.Base) in
+        // One pass on every core: each item made consistent, and its slug's base made.
+        var bases = items.concurrentUpdate { item -> Slug.Base in
             // What changes is made from the item and the settings alone.
             let origin = item.originDigest
             defer { item.carryOrigin(origin, through: Self.step) }
@@ -38,22 +37,15 @@ public struct NormalizePlugin: Plugin {
             if item.tags.contains(where: { label($0) != $0 }) { item.tags = item.tags.map(label) }
             if label(item.source) != item.source { item.source = label(item.source) }
             if item.images.count > Self.maximumImages { item.images.removeLast(item.images.count - Self.maximumImages) }
-            return (HashedStringSet.hash(item.id), Slug.base(for: item))
+            return Slug.base(for: item)
         }
-        var seen = HashedStringSet(capacity: items.count)
-        // By index: zipping copied every item out of the array (a retain and release each).
-        let firstOfTheirId = items.indices.map { seen.insert(items[$0].id, hash: keys[$0].id) }
-        // Filtering copies every item, so it is only done when some id repeats.
+        var seen = Set<String>(minimumCapacity: items.count)
+        let firstOfTheirId = items.map { seen.insert($0.id).inserted }
         if firstOfTheirId.contains(false) {
             items = zip(items, firstOfTheirId).filter(\.1).map(\.0)
-            keys = zip(keys, firstOfTheirId).filter(\.1).map(\.0)
+            bases = zip(bases, firstOfTheirId).filter(\.1).map(\.0)
         }
-        let bases = keys.map(\.slug)
         Slug.assign(to: &items, bases: bases, memo: memo)
-        // Freed after the build: the bases of repeated titles (most of a large list's) have no
-        // other owner, and freeing them here held up the stage on one core.
-        context.releaseLater(keys)
-        context.releaseLater(bases)
     }
 
     /// The ``Item/carryOrigin(_:through:)`` step of the pass that makes an item consistent.

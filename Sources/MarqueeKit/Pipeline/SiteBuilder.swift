@@ -104,12 +104,6 @@ public struct SiteBuilder: Sendable {
     public let site: Site
     private let progress: @Sendable (String) -> Void
 
-    /// Set by programs that exit right after building (the `marquee build` command): the
-    /// build's large tables (items, memo, build states) are then left for the exit to release
-    /// all at once, as compilers do, instead of being freed an allocation at a time (~40 ms at
-    /// 10,000 items). A program that builds again and again (`marquee serve`) leaves it off.
-    public var leavesMemoryToExit = false
-
     /// When set, every stage that ends once the build has run this many seconds is reported
     /// through `progress` (`write pages: done at 4.2 s`), so that a long build shows where it is
     /// while a quick one prints nothing extra. `marquee build` sets 1 second; nil (the default)
@@ -127,14 +121,6 @@ public struct SiteBuilder: Sendable {
         self.progress = progress
     }
 
-    private static let keptUntilExit = Locked<[Any]>([])
-
-    /// Keeps `values` alive until the process exits, when ``leavesMemoryToExit`` says so.
-    private func keepUntilExit(_ values: Any...) {
-        guard leavesMemoryToExit else { return }
-        Self.keptUntilExit.withLock { $0.append(contentsOf: values) }
-    }
-
     /// Builds the site. On any error the output folder is left exactly as it was.
     public func build() async throws(BuildError) -> BuildReport {
         let started = ContinuousClock.now
@@ -148,7 +134,6 @@ public struct SiteBuilder: Sendable {
         StagingCleanup.run(output: site.output)
         let memo = BuildMemo(file: BuildMemo.file(for: site))
         let context = BuildContext(root: site.root, config: site.config, theme: site.theme, memo: memo, progress: progress)
-        defer { keepUntilExit(context.takeValuesToRelease()) }
         do {
             return try await build(site, in: context, started: started, timings: timings)
         } catch {
@@ -198,7 +183,6 @@ public struct SiteBuilder: Sendable {
         timings.lap("load state")
         if let state = previous, state.fingerprint == fingerprint, state.matches(site.output) {
             timings.lap("check output")
-            keepUntilExit(items)
             var state = state
             // The same items from inputs stamped differently (a file saved unchanged): record the
             // new stamps, so that the next build can stop before loading.
@@ -273,7 +257,6 @@ public struct SiteBuilder: Sendable {
         await memoSaved
         timings.lap("save state and memo")
         timings.report(to: progress)
-        keepUntilExit(items, memo, previous as Any, state, staged)
         return BuildReport(
             items: items.count, pages: pages, files: recorded.count,
             filesWritten: result.written, filesUnchanged: result.unchanged,
@@ -283,7 +266,6 @@ public struct SiteBuilder: Sendable {
     /// The report of a build that found nothing to do.
     private func unchanged(_ state: BuildState, output: URL, started: ContinuousClock.Instant, timings: StageTimings, context: BuildContext) -> BuildReport {
         timings.report(to: progress)
-        keepUntilExit(state)
         return BuildReport(
             items: state.items, pages: state.pages, files: state.files.count, filesWritten: 0,
             filesUnchanged: state.files.count, seconds: Self.seconds(since: started), warnings: context.warnings, output: output)
