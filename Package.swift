@@ -23,8 +23,6 @@ let package = Package(
         // C libraries from Debian: libcmark-dev (Markdown) and libgumbo-dev (HTML5 parsing).
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
         .systemLibrary(name: "CGumbo", pkgConfig: "gumbo", providers: [.apt(["libgumbo-dev"])]),
-        // The SIGBUS handler that keeps a mapped input file cut short from ending the program.
-        .target(name: "CInputGuard"),
 
         // Embeds the default theme (Templates/) into MarqueeKit at build time, so the
         // `marquee` binary works from any folder without the repository beside it.
@@ -36,7 +34,7 @@ let package = Package(
         .target(
             name: "MarqueeKit",
             dependencies: [
-                "CCmark", "CGumbo", "CInputGuard",
+                "CCmark", "CGumbo",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

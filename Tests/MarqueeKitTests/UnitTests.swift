@@ -1603,76 +1603,19 @@ struct PaginationTests {
 
 @Suite("Input files", .removesTemporaryFolders)
 struct InputFileTests {
-    func context(_ folder: URL) throws -> BuildContext {
-        BuildContext(root: folder, config: SiteConfig(title: "T"), theme: try Theme.load(siteRoot: folder), memo: BuildMemo())
-    }
-
-    /// Large inputs are mapped, small ones read: the bytes come out whole and in order either
-    /// way, for sizes that end mid-page.
+    /// Inputs of any size come out whole and in order, for sizes around a megabyte that end
+    /// mid-page.
     @Test func largeFilesAreReadWhole() throws {
         let folder = try TestSupport.temporaryFolder()
-        let context = try context(folder)
-        for size in [InputFile.mappedSize - 1, InputFile.mappedSize, InputFile.mappedSize + 12_345] {
+        for size in [(1 << 20) - 1, 1 << 20, (1 << 20) + 12_345] {
             // Bytes that depend on their position: a page in the wrong place shows.
             let bytes = (0..<size).map { UInt8(truncatingIfNeeded: ($0 &* 0x9E37_79B1) >> 16) | 0x01 }
             let file = folder.appending(path: "input-\(size).json")
             try Data(bytes).write(to: file)
-            let read = try InputFile.read(file, display: "input.json", in: context)
+            let read = try InputFile.read(file, display: "input.json")
             #expect(read.count == size)
             #expect(read == Data(bytes))
         }
-        #expect(context.inputChangedWhileRead() == nil)
-    }
-
-    /// A mapped input cut short by another program (an editor saving in place) reads as zeros
-    /// past its new end instead of ending the program with SIGBUS, and the build's context
-    /// names it as changed; a file saved in its place instead leaves the mapped bytes whole.
-    @Test func aMappedFileCutShortReadsAsZerosAndIsReported() throws {
-        let folder = try TestSupport.temporaryFolder()
-        let context = try context(folder)
-        let size = InputFile.mappedSize + 3 * 4096 + 7
-        let bytes = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 % 251) | 0x01 })
-        let file = folder.appending(path: "list.json")
-        try bytes.write(to: file)
-        let read = try InputFile.read(file, display: "Content/list.json", in: context)
-        #expect(context.inputChangedWhileRead() == nil)
-
-        let handle = try FileHandle(forWritingTo: file)
-        try handle.truncate(atOffset: 100)
-        try handle.close()
-        // Every page past the first is gone from the file: each read of one is a SIGBUS.
-        #expect(read.prefix(100) == bytes.prefix(100))
-        #expect(read.dropFirst(100).allSatisfy { $0 == 0 })
-        let error = try #require(context.inputChangedWhileRead())
-        #expect(error.description.contains("Content/list.json"))
-        #expect(error.description.contains("changed while the build was reading it"))
-
-        // The build keeps watching the file, not its mapping: that goes with its last reader.
-        func isMapped(_ file: URL) throws -> Bool {
-            // Read to the end: procfs files report no size, and a one-read reader stops at the
-            // first page (under ThreadSanitizer the list's mappings run far past it).
-            let maps = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps"))
-            defer { try? maps.close() }
-            return String(decoding: try maps.readToEnd() ?? Data(), as: UTF8.self).contains(file.path)
-        }
-        let released = folder.appending(path: "released.json"), watching = try self.context(folder)
-        try bytes.write(to: released)
-        do {
-            let read = try InputFile.read(released, display: "Content/released.json", in: watching)
-            #expect(try isMapped(released) && read.count == bytes.count)
-        }
-        #expect(try !isMapped(released))
-        #expect(watching.inputChangedWhileRead() == nil)
-        try Data("{}".utf8).write(to: released)  // in place: the same file, shorter
-        #expect(watching.inputChangedWhileRead()?.description.contains("Content/released.json") == true)
-
-        // Replaced by a new file (written beside it and renamed): the mapped bytes stay as read.
-        let other = try self.context(folder)
-        try bytes.write(to: file)
-        let kept = try InputFile.read(file, display: "Content/list.json", in: other)
-        try Data("{}".utf8).write(to: file, options: .atomic)
-        #expect(kept == bytes)
-        #expect(other.inputChangedWhileRead() == nil)
     }
 }
 
@@ -1736,7 +1679,7 @@ struct ThemeFontTests {
         try handle.close()
     }
 
-    /// Fonts are mapped once per process; a font rewritten in place (as `cp` does) between two
+    /// Fonts are read once per process; a font rewritten in place (as `cp` does) between two
     /// builds of one process (`marquee serve`) is read again, even when it shrank.
     @Test func aFontRewrittenInPlaceIsReadAgain() throws {
         let regular = try Data(contentsOf: ThemeMetrics().regularFont)
@@ -1745,47 +1688,21 @@ struct ThemeFontTests {
         func rewrite(_ data: Data) throws { try Self.rewriteInPlace(font, with: data) }
         try regular.write(to: font)
         let fonts = FontCache.shared
-        #expect(try fonts.bytes(of: font).data == regular)
+        #expect(try fonts.bytes(of: font) == regular)
         let regularM = try fonts.metrics(for: font).advance(of: "M", size: 15)
 
         try rewrite(bold)
-        #expect(try fonts.bytes(of: font).data == bold)
+        #expect(try fonts.bytes(of: font) == bold)
         let boldM = try fonts.metrics(for: font).advance(of: "M", size: 15)
         #expect(regularM != nil && boldM != nil && regularM != boldM)
 
         try rewrite(Data("not a font".utf8))
-        #expect(try fonts.bytes(of: font).data == Data("not a font".utf8))
+        #expect(throws: BuildError.self) { try fonts.bytes(of: font) }
         #expect(throws: BuildError.self) { try fonts.metrics(for: font) }
     }
 
-    /// A font cut short while it is mapped (`cp` onto it caught halfway, while `marquee serve`
-    /// holds it) reads as zeros past its new end, in the shared mapping and in an asset's private
-    /// one, instead of ending the program with SIGBUS; the asset's zeros stay writable, as the
-    /// rest of its mapping is, and the cache then reads the file as it is now.
-    @Test func aFontCutShortWhileMappedReadsAsZeros() throws {
-        let regular = try Data(contentsOf: ThemeMetrics().regularFont)
-        let font = try TestSupport.temporaryFolder().appending(path: "font.ttf")
-        try regular.write(to: font)
-        let file = try #require(MappedFile(path: font.path))
-        var asset = try #require(MappedFile(path: font.path, writable: true)).data
-
-        let handle = try FileHandle(forWritingTo: font)
-        try handle.truncate(atOffset: 100)
-        try handle.close()
-        // Every page past the first is gone from the file: each read of one is a SIGBUS.
-        let shared = Data(file.bytes)
-        #expect(shared.count == regular.count && asset.count == regular.count)
-        #expect(shared.prefix(100) == regular.prefix(100))
-        #expect(shared.dropFirst(100).allSatisfy { $0 == 0 })
-        #expect(asset.dropFirst(100).allSatisfy { $0 == 0 })
-        asset[asset.count - 1] = 7
-        #expect(asset.last == 7)
-        #expect(throws: BuildError.self) { try FontMetrics(bytes: file.bytes, of: font) }
-        #expect(try FontCache.shared.bytes(of: font).data == regular.prefix(100))
-    }
-
-    /// A font asset's bytes are mapped from the file, not copied; a plugin that rewrites them in
-    /// place changes neither the file nor what the layout engine measures with.
+    /// A plugin that rewrites a font asset's bytes changes neither the file nor what the layout
+    /// engine measures with.
     @Test func aFontAssetChangedInPlaceLeavesTheFontAlone() throws {
         let regular = try Data(contentsOf: ThemeMetrics().regularFont)
         let font = try TestSupport.temporaryFolder().appending(path: "font.ttf")
@@ -1793,12 +1710,12 @@ struct ThemeFontTests {
         let fonts = FontCache.shared
         let measured = try fonts.metrics(for: font).advance(of: "M", size: 15)
 
-        var asset = try fonts.bytes(of: font).data
+        var asset = try fonts.bytes(of: font)
         _ = asset.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
         #expect(asset.count == regular.count && asset.allSatisfy { $0 == 0 })
 
         #expect(try Data(contentsOf: font) == regular)
-        #expect(try fonts.bytes(of: font).data == regular)
+        #expect(try fonts.bytes(of: font) == regular)
         #expect(try fonts.metrics(for: font).advance(of: "M", size: 15) == measured)
     }
 

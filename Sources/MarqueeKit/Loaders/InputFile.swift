@@ -6,11 +6,7 @@ public enum InputFile {
     public static let maximumSize = 256 * 1024 * 1024
 
     /// The file's bytes; a missing, unreadable, oversized or empty file is a ``BuildError``.
-    ///
-    /// A large file is mapped rather than copied, and `context` keeps watch over it: a build
-    /// whose mapped input changed before its output was committed fails saying so (see
-    /// ``BuildContext/inputChangedWhileRead()``).
-    public static func read(_ file: URL, display: String, in context: BuildContext) throws(BuildError) -> Data {
+    public static func read(_ file: URL, display: String) throws(BuildError) -> Data {
         // `stat` rather than `FileManager.attributesOfItem`, which also looks up the owner's
         // name (reading /etc/nsswitch.conf and /etc/passwd on every build).
         var status = stat()
@@ -24,24 +20,16 @@ public enum InputFile {
         let size = Int(status.st_size)
         try checkSize(size)
         let data: Data
-        if size >= mappedSize, let mapped = MappedInput(path: file.path) {
-            try checkSize(mapped.bytes.count)  // the file may have grown since
-            context.watch(mapped.watch, display: display)
-            data = mapped.data
-        } else {
-            do {
-                // An empty file is not read: Foundation leaks a 4 KiB buffer for each (LeakSanitizer).
-                data = size == 0 ? Data() : try Data(contentsOf: file)
-            } catch {
-                throw BuildError(file: display, "cannot read the file (\(error.localizedDescription)).")
-            }
+        do {
+            // An empty file is not read: Foundation leaks a 4 KiB buffer for each (LeakSanitizer).
+            data = size == 0 ? Data() : try Data(contentsOf: file)
+        } catch {
+            throw BuildError(file: display, "cannot read the file (\(error.localizedDescription)).")
         }
+        try checkSize(data.count)  // the file may have grown since
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw BuildError(file: display, place: .lineColumn(line: 1, column: 1), "the file is empty.")
         }
         return data
     }
-
-    /// Files at least this large are mapped rather than read (see ``MappedInput``).
-    public static let mappedSize = 1024 * 1024
 }

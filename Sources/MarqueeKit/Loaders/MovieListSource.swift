@@ -33,7 +33,7 @@ public struct MovieListSource: Plugin {
 
     public func loadItems(in context: BuildContext) async throws -> [Item] {
         let display = context.displayPath(file)
-        let data = try InputFile.read(file, display: display, in: context)
+        let data = try InputFile.read(file, display: display)
         let folder = file.deletingLastPathComponent()
         // Each movie is read, checked and made into an item on whichever core is free; only
         // local photos are then registered, in the file's order, so asset names and the first

@@ -12,14 +12,12 @@ public struct AssetWriter: Plugin {
 
     /// A file whose digest is the one the last build recorded for it, and whose copy in the
     /// output is untouched, is kept without being read or compared (the fonts alone are 5.5 MB).
-    /// A font that is written is watched until the commit, like a mapped input.
     public func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {
         let assets = context.theme.assets
         for (path, data) in assets.files {
             let digest = assets.digests[path]
             if let digest, output.reuse(path, digest: digest) { continue }
             try output.add(path, data, digest: digest)
-            if let source = assets.sources[path] { context.watch(source.watch, display: source.file) }
         }
         for (source, sitePath) in context.localAssets.files {
             let digest = Self.stampDigest(of: source)

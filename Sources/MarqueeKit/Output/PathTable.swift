@@ -5,8 +5,9 @@ import Foundation
 /// A large site's state holds 20,000 paths. As `[String: Value]`, reading it made a string and
 /// a dictionary entry of every path (most of reading the state), and every lookup hashed and
 /// retained a string. Here the paths' bytes sit one after another in one buffer, found through
-/// an open-addressing table of their hashes (``SeededHash``, so that paths made from a hostile
-/// feed cannot be chosen to collide); a path becomes a `String` only when asked for.
+/// an open-addressing table of their hashes (Swift's `Hasher`, seeded per process, so that paths
+/// made from a hostile feed cannot be chosen to collide); a path becomes a `String` only when
+/// asked for.
 ///
 /// Every entry keeps its place (a number from 0, see ``places``) for as long as the table lives,
 /// removed entries too, so that work per entry can be kept in an array beside the table.
@@ -137,7 +138,9 @@ struct PathTable<Value: Equatable & Sendable>: Sendable {
     }
 
     private static func hash(_ path: UnsafeBufferPointer<UInt8>) -> Int {
-        Int(truncatingIfNeeded: SeededHash.of(UnsafeRawBufferPointer(path)))
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(path))
+        return hasher.finalize()
     }
 }
 

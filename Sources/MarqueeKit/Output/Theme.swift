@@ -293,117 +293,33 @@ struct FastHTMLContentType: MustacheContentType {
 }
 
 /// Font files are parsed once per process, however many builds run (the preview server
-/// rebuilds), and again only when a file changes on disk. A font is mapped only while it is
-/// read: a mapping held for the process would keep one of the guards that mapped inputs need.
+/// rebuilds), and again only when a file changes on disk.
 final class FontCache: Sendable {
     static let shared = FontCache()
-    /// Per font file: its stamp when its metrics were read, and the metrics.
-    private let cache = Locked<[String: (stamp: MappedFile.Stamp, metrics: FontMetrics)]>([:])
+    /// Per font file: its ``FileIO/changeStamp(of:)`` when it was read, its bytes and its metrics.
+    private let cache = Locked<[String: (stamp: [Int], bytes: Data, metrics: FontMetrics)]>([:])
 
-    /// The font file's bytes, for the site's assets, and the watch that tells whether the file
-    /// was written to since (its bytes are then not a whole version of it). A plugin may change
-    /// an asset's bytes, so they are a private mapping of their own, whose pages are copied only
-    /// if written (copying the 5 MB of fonts into fresh memory was ~5 ms of every build).
-    func bytes(of url: URL) throws(BuildError) -> (data: Data, watch: InputWatch) {
-        let file = try mapped(url, writable: true)
-        return (file.data, file.watch)
+    /// The font file's bytes, for the site's assets.
+    func bytes(of url: URL) throws(BuildError) -> Data {
+        try entry(for: url).bytes
     }
 
     /// The font's metrics, parsed from the file as it is now (a file replaced or rewritten since
-    /// its metrics were read is read again).
+    /// it was read is read again).
     func metrics(for url: URL) throws(BuildError) -> FontMetrics {
-        if let stamp = MappedFile.Stamp(path: url.path), let known = cache.withLock({ $0[url.path] }), known.stamp == stamp {
-            return known.metrics
-        }
-        let file = try mapped(url)
-        let metrics = try FontMetrics(bytes: file.bytes, of: url)
-        // Cut short or rewritten while parsed: the metrics may be read from zeros or from two versions.
-        if file.watch.hasChanged {
-            throw .changedWhileRead(url.path)
-        }
-        cache.withLock { $0[url.path] = (file.stamp, metrics) }
-        return metrics
+        try entry(for: url).metrics
     }
 
-    private func mapped(_ url: URL, writable: Bool = false) throws(BuildError) -> MappedFile {
-        guard let file = MappedFile(path: url.path, writable: writable) else {
+    private func entry(for url: URL) throws(BuildError) -> (stamp: [Int], bytes: Data, metrics: FontMetrics) {
+        let stamp = FileIO.changeStamp(of: url.path)
+        if let stamp, let known = cache.withLock({ $0[url.path] }), known.stamp == stamp { return known }
+        guard let stamp, let bytes = try? Data(contentsOf: url) else {
             throw BuildError(file: url.path, "cannot read the theme's font. Install it with `scripts/setup` (Debian's fonts-dejavu-core and fonts-droid-fallback).")
         }
-        return file
-    }
-}
-
-/// A regular file mapped into memory. Reading a font this way instead of into a buffer saves
-/// each build two copies of ~5 MB (the fallback font alone is 4 MB) and the page faults of fresh
-/// memory, a large part of loading the theme, which every build pays. The mapping is guarded
-/// (``GuardedMapping``): a font cut short while it is mapped (rewritten in place by `cp` while
-/// `marquee serve` runs) reads as zeros past its new end, which do not parse as a font, instead
-/// of ending the program with SIGBUS.
-final class MappedFile: @unchecked Sendable {  // `bytes` is written only through ``data``, when writable
-    /// What identifies the file's contents without reading them.
-    struct Stamp: Equatable {
-        var device: UInt64, inode: UInt64, size: Int64, modified: Int64
-
-        init?(path: String) {
-            var info = stat()
-            guard stat(path, &info) == 0 else { return nil }
-            self.init(info)
-        }
-
-        init(_ info: stat) {
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
-            size = Int64(info.st_size)
-            modified = info.modifiedNanoseconds
-        }
-    }
-
-    /// The file's bytes, valid while this object lives.
-    let bytes: UnsafeRawBufferPointer
-    /// The file, held open while it is mapped: whether it was written to since.
-    let watch: InputWatch
-    var stamp: Stamp { watch.openedStamp }
-    /// What holds ``bytes``: the mapping, or a copy when every guard is in use; nil for an empty file.
-    private let storage: Storage?
-    private enum Storage {
-        case mapped(GuardedMapping)
-        case copied
-    }
-
-    /// Maps the regular file at `path`; `writable` makes the mapping private and writable (its
-    /// pages are copied only if written, and the file never changes).
-    init?(path: String, writable: Bool = false) {
-        guard let watch = InputWatch(path: path), watch.isRegularFile else { return nil }
-        self.watch = watch
-        let size = Int(watch.openedStamp.size)
-        if size == 0 {
-            storage = nil
-            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
-        } else if let mapping = GuardedMapping(descriptor: watch.descriptor, size: size, protection: writable ? PROT_READ | PROT_WRITE : PROT_READ) {
-            storage = .mapped(mapping)
-            bytes = UnsafeRawBufferPointer(mapping.bytes)
-        } else {
-            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-            guard let base = copy.baseAddress, pread(watch.descriptor, base, size, 0) == size else {
-                copy.deallocate()
-                return nil
-            }
-            storage = .copied
-            bytes = UnsafeRawBufferPointer(copy)
-        }
-    }
-
-    deinit {
-        switch storage {
-        case .mapped(let mapping): mapping.release()
-        case .copied: UnsafeMutableRawBufferPointer(mutating: bytes).deallocate()
-        case nil: break
-        }
-    }
-
-    /// The bytes as `Data`, which keeps this object alive (and may change them, if writable).
-    var data: Data {
-        guard let base = bytes.baseAddress else { return Data() }
-        return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .custom { _, _ in withExtendedLifetime(self) {} })
+        let metrics = try bytes.withUnsafeBytes { raw in Result { () throws(BuildError) in try FontMetrics(bytes: raw, of: url) } }.get()
+        // Written to while it was read, the file is read again by the next build.
+        let entry = (stamp: stamp, bytes: bytes, metrics: metrics)
+        if FileIO.changeStamp(of: url.path) == stamp { cache.withLock { $0[url.path] = entry } }
+        return entry
     }
 }

@@ -20,16 +20,11 @@ public struct ThemeAssets: Sendable {
     public let boldFont: String
     /// The fallback font file (CJK), loaded by browsers only for the code points it covers.
     public let fallbackFont: String
-    /// Per path inside the site of an asset mapped from a file (the fonts): that file's path,
-    /// and the watch that tells whether it was written to since it was mapped. Whoever writes
-    /// the asset hands the watch to the build (``BuildContext/watch(_:display:)``), which then
-    /// fails rather than commit a font read half from its old bytes, or from zeros.
-    let sources: [String: (file: String, watch: InputWatch)]
 
     /// Fingerprints the theme's assets. `themeFiles` are the files under `Templates/assets/`;
     /// the fonts' digests come through `fontDigests`.
     static func make(themeFiles: [String: Data], metrics: ThemeMetrics, fontDigests: FileDigestCache = FileDigestCache(file: nil)) throws(BuildError) -> ThemeAssets {
-        var files: [String: Data] = [:], digests: [String: UInt64] = [:], sources: [String: (file: String, watch: InputWatch)] = [:]
+        var files: [String: Data] = [:], digests: [String: UInt64] = [:]
         func add(_ logicalPath: String, _ data: Data, digest: UInt64? = nil) -> String {
             let digest = digest ?? StableHasher.value(of: data)
             let path = fingerprinted(logicalPath, digest: digest)
@@ -38,10 +33,8 @@ public struct ThemeAssets: Sendable {
             return path
         }
         func addFont(_ logicalPath: String, _ font: URL) throws(BuildError) -> String {
-            let (data, watch) = try FontCache.shared.bytes(of: font)
-            let path = add(logicalPath, data, digest: try fontDigests.digest(of: font.path) { () throws(BuildError) in data })
-            sources[path] = (font.path, watch)
-            return path
+            let data = try FontCache.shared.bytes(of: font)
+            return add(logicalPath, data, digest: try fontDigests.digest(of: font.path) { () throws(BuildError) in data })
         }
         let regular = try addFont("assets/fonts/marquee-sans.ttf", metrics.regularFont)
         let bold = try addFont("assets/fonts/marquee-sans-bold.ttf", metrics.boldFont)
@@ -63,7 +56,7 @@ public struct ThemeAssets: Sendable {
         for (path, data) in files where digests[path] == nil { digests[path] = StableHasher.value(of: data) }
         return ThemeAssets(
             files: files, digests: digests, stylesheet: stylesheet, script: script, filterScript: filterScript, regularFont: regular, boldFont: bold,
-            fallbackFont: fallback, sources: sources)
+            fallbackFont: fallback)
     }
 
     /// `assets/marquee.css` → `assets/marquee.1a2b3c4d.css`, the digits those of `digest`, the

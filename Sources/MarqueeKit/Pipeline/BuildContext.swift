@@ -16,7 +16,6 @@ public final class BuildContext: Sendable {
     public let memo: BuildMemo
 
     private let warningList = Locked<[BuildWarning]>([])
-    private let mappedInputs = Locked<[(display: String, watch: InputWatch)]>([])
     private let progress: @Sendable (String) -> Void
 
     /// Creates the context of one build; `progress` receives progress lines and warnings.
@@ -42,22 +41,6 @@ public final class BuildContext: Sendable {
     /// Reports progress on long work (printed by the CLI).
     public func report(_ message: String) { progress(message) }
 
-    /// Keeps the watch of an input mapped by ``InputFile/read(_:display:in:)`` (or of a font
-    /// written as an asset, see ``ThemeAssets/sources``), to be checked by
-    /// ``inputChangedWhileRead()`` (not the mapping, which goes when nothing reads it).
-    func watch(_ watch: InputWatch, display: String) {
-        mappedInputs.withLock { $0.append((display, watch)) }
-    }
-
-    /// An error naming the first input file that was written to while this build read it in
-    /// place (see ``MappedInput``); nil when none was. The build checks before it commits its
-    /// output, and when it fails: a file cut short reads as zeros, so the reason it failed on
-    /// (a syntax error in half a file) would mislead.
-    func inputChangedWhileRead() -> BuildError? {
-        guard let changed = mappedInputs.withLock({ $0.first { $0.watch.hasChanged } }) else { return nil }
-        return .changedWhileRead(changed.display)
-    }
-
     /// Every warning recorded so far.
     public var warnings: [BuildWarning] { warningList.withLock { $0 } }
 
@@ -67,13 +50,5 @@ public final class BuildContext: Sendable {
         let base = root.standardizedFileURL.path
         if path.hasPrefix(base + "/") { return String(path.dropFirst(base.count + 1)) }
         return path
-    }
-}
-
-extension BuildError {
-    /// The error of a build that read `file` while another program wrote to it (a mapped input,
-    /// a theme font): what it read may mix two versions, or hold zeros where the file was cut.
-    static func changedWhileRead(_ file: String) -> BuildError {
-        BuildError(file: file, "the file changed while the build was reading it; nothing was written. Build again once it is saved.")
     }
 }

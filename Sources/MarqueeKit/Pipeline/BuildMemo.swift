@@ -547,10 +547,12 @@ private struct KeyIndex {
         shift = 64 - bits
     }
 
-    /// Seeded (``SeededHash``): keys are hashes of descriptions, which a hostile feed could
+    /// Seeded (Swift's `Hasher`): keys are hashes of descriptions, which a hostile feed could
     /// choose to fall on one slot if the slot were worked out from the key alone.
     private func home(of key: UInt64) -> Int {
-        Int(truncatingIfNeeded: SeededHash.of(key) >> shift)
+        var hasher = Hasher()
+        hasher.combine(key)
+        return Int(truncatingIfNeeded: UInt64(bitPattern: Int64(hasher.finalize())) >> shift)
     }
 
     /// The entry holding `key` among `keys` (each entry's key), if any.

@@ -134,13 +134,7 @@ public struct SiteBuilder: Sendable {
         StagingCleanup.run(output: site.output)
         let memo = BuildMemo(file: BuildMemo.file(for: site))
         let context = BuildContext(root: site.root, config: site.config, theme: site.theme, memo: memo, progress: progress)
-        do {
-            return try await build(site, in: context, started: started, timings: timings)
-        } catch {
-            // An input read in place was cut or rewritten meanwhile: that is why the build failed
-            // (a syntax error in half a file), not what it failed on.
-            throw context.inputChangedWhileRead() ?? error
-        }
+        return try await build(site, in: context, started: started, timings: timings)
     }
 
     /// The build after its lock is taken and its context made.
@@ -234,7 +228,6 @@ public struct SiteBuilder: Sendable {
                 timings.lap("write \(plugin.name)")
             }
             outputHoldsPrevious = check?.foldersUnchanged == true
-            if let changed = context.inputChangedWhileRead() { throw changed }
             result = try staged.commit(outputHoldsPrevious: outputHoldsPrevious)
         } catch {
             staged.discard()
