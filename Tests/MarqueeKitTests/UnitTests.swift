@@ -441,68 +441,6 @@ struct MarkupTests {
         }
     }
 
-    /// Large arrays are parsed on every core, in pieces that start at guessed elements: the same
-    /// values, and for a broken document the same error (line, column, message) as the one-core
-    /// parse, wherever the problem is and wherever the pieces are cut (guesses inside strings and
-    /// inside elements included).
-    @Test func jsonParsesTheSameOnEveryCore() throws {
-        func bothWays(_ text: String, pieceBytes: Int = 97) -> (everyCore: Result<JSONValue, JSONSyntaxError>, oneCore: Result<JSONValue, JSONSyntaxError>) {
-            let data = Data(text.utf8)
-            return (Result { () throws(JSONSyntaxError) -> JSONValue in try JSONParser.parse(data, parallelArrayBytes: 0, pieceBytes: pieceBytes) },
-                    Result { () throws(JSONSyntaxError) -> JSONValue in try JSONParser.parse(data, parallelArrayBytes: .max) })
-        }
-        let movies = (0..<400).map { index in
-            #"{"Title": "Film \#(index) \"quoted\" [not, an array]", "Description": "a, b\n{c}\\", "n": [\#(index), {"x": [1, 2]}], "e": []}"#
-        }
-        let document = "{\"movies\": [\n" + movies.joined(separator: ",\n ") + "\n]}"
-        let valid = bothWays(document)
-        #expect(valid.everyCore == valid.oneCore)
-        if case .success(let value) = valid.everyCore, case .array(let list)? = value["movies"] {
-            #expect(list.count == 400)
-        } else {
-            Issue.record("the document did not parse")
-        }
-        // The pieces link up: the array was parsed in pieces, not on one core after all.
-        let counted = try JSONParser.parseCountingPieces(Data(document.utf8), parallelArrayBytes: 0, pieceBytes: 4096)
-        #expect(counted.pieces > 5)
-        #expect(try counted.value == JSONParser.parse(Data(document.utf8), parallelArrayBytes: .max))
-        // Elements whose strings and nested arrays hold what a guess looks for (`}, {`), cut
-        // every few bytes: many guesses are wrong, the result is still the one-core parse's.
-        let tricky = (0..<60).map { index in
-            #"{"Title": "}, {\#(index)", "Description": "x\"}, {\"y", "n": [{"a": [{}, {"b": "}, {"}]}, {"c": \#(index)}], "e": {}}"#
-        }
-        let trickyDocument = "[" + tricky.joined(separator: ", ") + "]"
-        for pieceBytes in [1, 5, 16, 64, 300, 5000] {
-            let both = bothWays(trickyDocument, pieceBytes: pieceBytes)
-            #expect(both.everyCore == both.oneCore, "pieces of \(pieceBytes) bytes")
-        }
-        // Broken near the start, in the middle and at the end of the big array, and around it.
-        var broken = [
-            document.replacingOccurrences(of: "Film 7 ", with: "Film 7 \u{1}"),
-            document.replacingOccurrences(of: #""n": [250,"#, with: #""n": [250,,"#),
-            document.replacingOccurrences(of: #"{"x": [1, 2]}], "e": []}"# + "\n]}", with: #"{"x": [1, 2]}], "e": []},"# + "\n]}"),
-            document.replacingOccurrences(of: #""Film 399"#, with: #""Film 399\q"#),
-            String(document.dropLast(2)),
-            document + " x",
-            "[" + String(repeating: "[1], ", count: 100) + String(repeating: "[", count: 300) + "]",
-            "[1, 2, 3",
-            #"[1, "unclosed]"#,
-            "[1 2]",
-            "[1 x, 2, 3]",
-            "[1, {\"a\": 1} 2, 3]",
-            "[1, 2]]",
-            "[{\"a\": 1], 2]",
-        ]
-        broken.append(document.replacingOccurrences(of: "Film 123", with: "Film 123\""))
-        for text in broken {
-            for pieceBytes in [3, 97, 2000] {
-                let (everyCore, oneCore) = bothWays(text, pieceBytes: pieceBytes)
-                #expect(everyCore == oneCore, "\(text.prefix(60))")
-                if case .success = oneCore { Issue.record("expected an error: \(text.prefix(60))") }
-            }
-        }
-    }
-
     @Test func feedDatesWithZoneNames() {
         let pst = FeedDate.parse("Sat, 08 Nov 2014 14:30:02 PST")
         let utc = FeedDate.parse("2014-11-08T22:30:02Z")

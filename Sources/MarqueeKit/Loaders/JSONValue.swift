@@ -58,37 +58,17 @@ public struct JSONParser {
     /// Arrays and objects nested deeper than this are refused.
     public static let maximumDepth = 256
 
-    /// Arrays near the top of a document (``parallelArrayDepth``) that span at least this many
-    /// bytes are parsed on every core (a movie list of 10,000 items is 13 MB).
-    public static let parallelArrayBytes = 1 << 20
-    /// How deep such arrays may be: 1 is a document that is an array, 2 an array in the document's
-    /// object (`{"movies": […]}`, a JSON Feed's `items`).
-    static let parallelArrayDepth = 2
 
     /// The document's bytes, borrowed for the length of ``parse(_:)`` (read in place: copying a
     /// 10 MB list into an array, and checking every index into it, cost a third of parsing).
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
-    /// Arrays at most this deep, starting at least this many bytes before the document's end,
-    /// are parsed on every core, in pieces of about `pieceBytes` (nil: a few per core).
-    private let parallelArrays: (depth: Int, bytes: Int, pieceBytes: Int?)
-    /// How many pieces the last array parsed on every core was parsed in.
-    private var piecesParsed = 0
 
-    /// Parses a whole document. `parallelArrayBytes` and `pieceBytes` are for tests: the result
-    /// is the same (the same value, or the same error) whatever they are.
-    public static func parse(_ data: Data, parallelArrayBytes: Int = parallelArrayBytes, pieceBytes: Int? = nil) throws(JSONSyntaxError) -> JSONValue {
-        try parseCountingPieces(data, parallelArrayBytes: parallelArrayBytes, pieceBytes: pieceBytes).value
-    }
-
-    /// ``parse(_:parallelArrayBytes:pieceBytes:)``, and how many pieces the last array parsed on
-    /// every core was parsed in (0 when none was): for tests.
-    static func parseCountingPieces(
-        _ data: Data, parallelArrayBytes: Int = parallelArrayBytes, pieceBytes: Int? = nil
-    ) throws(JSONSyntaxError) -> (value: JSONValue, pieces: Int) {
-        let result = data.withUnsafeBytes { raw -> Result<(JSONValue, Int), JSONSyntaxError> in
-            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), parallelArrays: (parallelArrayDepth, parallelArrayBytes, pieceBytes))
-            return Result { () throws(JSONSyntaxError) -> (JSONValue, Int) in (try parser.parseDocument(), parser.piecesParsed) }
+    /// Parses a whole document.
+    public static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
+        let result = data.withUnsafeBytes { raw in
+            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
+            return Result { () throws(JSONSyntaxError) in try parser.parseDocument() }
         }
         return try result.get()
     }
@@ -98,7 +78,7 @@ public struct JSONParser {
     /// `{"movies": […]}`), so that the depth limit is the whole document's. Positions in a thrown
     /// error count from the start of `bytes`.
     static func value(in bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, containerDepth: Int) throws(JSONSyntaxError) -> JSONValue {
-        var parser = JSONParser(bytes: UnsafeBufferPointer(rebasing: bytes[..<range.upperBound]), parallelArrays: (-1, Int.max, nil), index: range.lowerBound)
+        var parser = JSONParser(bytes: UnsafeBufferPointer(rebasing: bytes[..<range.upperBound]), index: range.lowerBound)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: containerDepth)
         parser.skipWhitespace()
@@ -110,13 +90,12 @@ public struct JSONParser {
     /// string there.
     static func string(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { return nil }
-        var parser = JSONParser(bytes: bytes, parallelArrays: (-1, Int.max, nil), index: offset)
+        var parser = JSONParser(bytes: bytes, index: offset)
         return try? parser.parseString()
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, parallelArrays: (depth: Int, bytes: Int, pieceBytes: Int?), index: Int = 0) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, index: Int = 0) {
         self.bytes = bytes
-        self.parallelArrays = parallelArrays
         self.index = index
     }
 
@@ -204,9 +183,6 @@ public struct JSONParser {
 
     private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         if depth > Self.maximumDepth { throw error("objects and arrays are nested more than \(Self.maximumDepth) deep") }
-        if depth <= parallelArrays.depth, bytes.count - index >= parallelArrays.bytes, let array = parseArrayOnEveryCore(depth: depth) {
-            return array
-        }
         index += 1
         var elements: [JSONValue] = []
         skipWhitespace()
@@ -221,112 +197,6 @@ public struct JSONParser {
             if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
             throw error("unexpected \(describeCurrent()); expected ',' or ']'")
         }
-    }
-
-    /// The array starting at `index`, its elements parsed on every core, with `index` moved past
-    /// it; nil (and `index` unmoved) when its elements are not objects (or arrays), or anything
-    /// about it is not plain valid JSON: the caller then parses it on one core, which finds and
-    /// reports the first problem exactly.
-    ///
-    /// The bytes after `[` are cut into pieces, one core's work each, without reading them first.
-    /// Every piece but the first starts at a guessed element: the first `{` after the piece's
-    /// cut whose previous non-blank bytes are `},`. A piece's elements are parsed from its start
-    /// until they reach the next piece's start. The first piece starts at a true element, and a
-    /// piece that starts at one and stops exactly at the next piece's guess proves that guess
-    /// true too; so when every piece links up with the next, the elements are the values the
-    /// one-core parse makes. A guess inside a string or deeper in an element does not link up.
-    private mutating func parseArrayOnEveryCore(depth: Int) -> JSONValue? {
-        var first = index + 1
-        while first < bytes.count, Self.isBlank(bytes[first]) { first += 1 }
-        guard first < bytes.count, bytes[first] == UInt8(ascii: "{") || bytes[first] == UInt8(ascii: "[") else { return nil }
-        let opening = bytes[first], closing = opening == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
-        let starts = pieceStarts(first: first, opening: opening, closing: closing)
-        guard starts.count > 1 else { return nil }
-        nonisolated(unsafe) let bytes = bytes
-        let serial = (depth: -1, bytes: Int.max, pieceBytes: Int?.none)
-        let pieces = Array(starts.indices).concurrentMap { piece -> (elements: [JSONValue], end: PieceEnd) in
-            var parser = JSONParser(bytes: bytes, parallelArrays: serial, index: starts[piece])
-            let next = piece + 1 < starts.count ? starts[piece + 1] : Int.max
-            return parser.elements(depth: depth, until: next)
-        }
-        var values: [JSONValue] = []
-        values.reserveCapacity(pieces.reduce(0) { $0 + $1.elements.count })
-        for (piece, (elements, end)) in pieces.enumerated() {
-            values += elements
-            switch end {
-            case .closed(let close):
-                index = close + 1
-                piecesParsed = piece + 1
-                return .array(values)
-            case .reached(let next):
-                guard piece + 1 < starts.count, next == starts[piece + 1] else { return nil }
-            case .failed:
-                return nil
-            }
-        }
-        return nil
-    }
-
-    /// Where the pieces of the array whose first element starts at `first` start: there, then at
-    /// a guessed element about every ``parallelArrays``' `pieceBytes` (sixteen pieces per core
-    /// when unset, so that a core slowed by other work, such as loading the build state beside
-    /// the list, does not leave the other waiting for its last piece).
-    private func pieceStarts(first: Int, opening: UInt8, closing: UInt8) -> [Int] {
-        let pieceBytes = parallelArrays.pieceBytes
-            ?? Swift.max(64 * 1024, (bytes.count - first) / (16 * processorCount))
-        var starts = [first]
-        var cut = first + pieceBytes
-        while cut < bytes.count, let guess = guessedElement(from: cut, opening: opening, closing: closing) {
-            starts.append(guess)
-            cut = Swift.max(guess + 1, cut + pieceBytes)
-        }
-        return starts
-    }
-
-    /// Where a piece of an array's elements stopped.
-    private enum PieceEnd {
-        /// At the start of an element at or after the next piece's start.
-        case reached(Int)
-        /// At the array's `]`.
-        case closed(Int)
-        /// At something that is not plain valid JSON (or a guess that was wrong).
-        case failed
-    }
-
-    /// The array's elements from `index` (an element's first byte) until the first element that
-    /// starts at `next` or later, or until the array's `]`.
-    private mutating func elements(depth: Int, until next: Int) -> (elements: [JSONValue], end: PieceEnd) {
-        var elements: [JSONValue] = []
-        while true {
-            guard let value = try? parseValue(depth: depth) else { return (elements, .failed) }
-            elements.append(value)
-            skipWhitespace()
-            guard index < bytes.count else { return (elements, .failed) }
-            if bytes[index] == UInt8(ascii: "]") { return (elements, .closed(index)) }
-            guard bytes[index] == UInt8(ascii: ",") else { return (elements, .failed) }
-            index += 1
-            skipWhitespace()
-            if index >= next { return (elements, .reached(index)) }
-        }
-    }
-
-    /// The first `opening` byte at or after `offset` whose previous non-blank bytes are `closing`
-    /// and a comma: most likely the start of an element of an array of objects (or arrays).
-    private func guessedElement(from offset: Int, opening: UInt8, closing: UInt8) -> Int? {
-        guard let base = bytes.baseAddress else { return nil }
-        var position = offset
-        while position < bytes.count, let found = memchr(base + position, Int32(opening), bytes.count - position) {
-            let candidate = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
-            var before = candidate - 1
-            while before >= 0, Self.isBlank(bytes[before]) { before -= 1 }
-            if before >= 0, bytes[before] == UInt8(ascii: ",") {
-                before -= 1
-                while before >= 0, Self.isBlank(bytes[before]) { before -= 1 }
-                if before >= 0, bytes[before] == closing { return candidate }
-            }
-            position = candidate + 1
-        }
-        return nil
     }
 
     /// JSON's whitespace.
