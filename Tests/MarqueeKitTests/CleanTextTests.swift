@@ -72,4 +72,18 @@ struct CleanTextTests {
         #expect(CleanText.clean("x\u{202E}y\u{2067}z") == "x\u{202E}y\u{2067}z")
         #expect(CleanText.clean("x\u{202E}y\u{2067}z", removingBidiControls: true) == "xyz")
     }
+
+    /// The byte scan that guards every written file finds exactly the characters the rule
+    /// names: every code point, each between two letters.
+    @Test func theByteScanAgreesWithTheRuleForEveryCodePoint() {
+        var disagreeing: [UInt32] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = "a" + String(Character(scalar)) + "b"
+            let cleaned = CleanText.cleanUTF8(Data(text.utf8))
+            let removed = cleaned == Data("ab".utf8)
+            if removed != Self.isForbidden(scalar) { disagreeing.append(value) }
+        }
+        #expect(disagreeing.isEmpty, "\(disagreeing.prefix(10).map { String($0, radix: 16) })")
+    }
 }

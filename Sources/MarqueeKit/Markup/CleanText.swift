@@ -26,13 +26,39 @@ enum CleanText {
 
     /// UTF-8 `bytes` without the characters ``clean(_:removingBidiControls:)`` removes (bidi
     /// controls kept): the last guard on every text file the build writes. `bytes` itself when
-    /// it has none, which is found by looking at the bytes that can start one.
+    /// it has none, which one pass over the bytes tells.
     static func cleanUTF8(_ bytes: Data) -> Data {
-        let mayNeedCleaning = bytes.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A || $0 == 0x7F || $0 == 0xC2 || $0 == 0xEF || $0 >= 0xF0 }
-        guard mayNeedCleaning else { return bytes }
-        let text = String(decoding: bytes, as: UTF8.self)
-        let cleaned = clean(text)
-        return cleaned == text ? bytes : Data(cleaned.utf8)
+        guard bytes.withUnsafeBytes(holdsForbiddenCharacter) else { return bytes }
+        return Data(clean(String(decoding: bytes, as: UTF8.self)).utf8)
+    }
+
+    /// Whether valid UTF-8 `bytes` encode a character ``isForbidden(_:)`` names, read from the
+    /// bytes themselves: the guard runs over every page, most of which hold none.
+    private static func holdsForbiddenCharacter(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            let byte = bytes[index]
+            switch byte {
+            case 0x09, 0x0A:
+                break
+            case 0..<0x20, 0x7F:
+                return true
+            case 0xC2:  // U+0080…U+00BF: the C1 controls are U+0080…U+009F
+                if index + 1 < count, bytes[index + 1] < 0xA0 { return true }
+            case 0xEF:  // U+F000…U+FFFF: U+FDD0…U+FDEF, U+FFFE and U+FFFF
+                if index + 2 < count {
+                    let second = bytes[index + 1], third = bytes[index + 2]
+                    if (second == 0xB7 && (0x90...0xAF).contains(third)) || (second == 0xBF && third >= 0xBE) { return true }
+                }
+            case 0xF0...0xF4:  // a supplementary plane: its last two code points, U+xFFFE and U+xFFFF
+                if index + 3 < count, bytes[index + 1] & 0x0F == 0x0F, bytes[index + 2] == 0xBF, bytes[index + 3] >= 0xBE { return true }
+            default:
+                break
+            }
+            index += 1
+        }
+        return false
     }
 
     /// A control character other than tab and newline, or a noncharacter.
