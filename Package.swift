@@ -23,6 +23,8 @@ let package = Package(
         // C libraries from Debian: libcmark-dev (Markdown) and libgumbo-dev (HTML5 parsing).
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
         .systemLibrary(name: "CGumbo", pkgConfig: "gumbo", providers: [.apt(["libgumbo-dev"])]),
+        // glibc's <malloc.h>, for tuning the allocator in the command-line tool.
+        .systemLibrary(name: "CMalloc"),
 
         // Embeds the default theme (Templates/) into MarqueeKit at build time, so the
         // `marquee` binary works from any folder without the repository beside it.
@@ -52,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "marquee",
             dependencies: [
-                "MarqueeKit", "MarqueeServer",
+                "MarqueeKit", "MarqueeServer", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift toolchain exports every public symbol of an executable (35,000 here,
@@ -67,7 +69,7 @@ let package = Package(
         .testTarget(
             name: "MarqueeKitTests",
             dependencies: [
-                "MarqueeKit", "MarqueeServer",
+                "MarqueeKit", "MarqueeServer", "CMalloc",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // A real HTTP server on 127.0.0.1 for the fetching tests.
