@@ -27,6 +27,24 @@ enum FileIO {
         return contents.withUnsafeBytes { new in existing.withUnsafeBytes { memcmp(new.baseAddress!, $0.baseAddress!, new.count) == 0 } }
     }
 
+    /// The whole regular file at `path`; nil when it cannot be read (or is not a regular file).
+    static func contents(of path: String) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + offset, $0.count - offset, off_t(offset)) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            offset += count
+        }
+        return Data(bytes)
+    }
+
     /// Creates or truncates `path` (inside `folder` when given) and writes `contents`; returns
     /// the file's stamp as written (read from the open file: no second path lookup).
     @discardableResult

@@ -296,30 +296,29 @@ struct FastHTMLContentType: MustacheContentType {
 /// rebuilds), and again only when a file changes on disk.
 final class FontCache: Sendable {
     static let shared = FontCache()
-    /// Per font file: its ``FileIO/changeStamp(of:)`` when it was read, its bytes and its metrics.
-    private let cache = Locked<[String: (stamp: [Int], bytes: Data, metrics: FontMetrics)]>([:])
+    /// Per font file: its ``FileIO/changeStamp(of:)`` when it was parsed, and its metrics.
+    private let cache = Locked<[String: (stamp: [Int], metrics: FontMetrics)]>([:])
 
-    /// The font file's bytes, for the site's assets.
+    /// The font file's bytes, for the site's assets (read for each theme: only the metrics are
+    /// kept for the process).
     func bytes(of url: URL) throws(BuildError) -> Data {
-        try entry(for: url).bytes
+        guard let bytes = FileIO.contents(of: url.path) else { throw Self.unreadable(url) }
+        return bytes
     }
 
     /// The font's metrics, parsed from the file as it is now (a file replaced or rewritten since
-    /// it was read is read again).
+    /// it was parsed is parsed again).
     func metrics(for url: URL) throws(BuildError) -> FontMetrics {
-        try entry(for: url).metrics
+        let stamp = FileIO.changeStamp(of: url.path)
+        if let stamp, let known = cache.withLock({ $0[url.path] }), known.stamp == stamp { return known.metrics }
+        guard let stamp, let bytes = FileIO.contents(of: url.path) else { throw Self.unreadable(url) }
+        let metrics = try bytes.withUnsafeBytes { raw in Result { () throws(BuildError) in try FontMetrics(bytes: raw, of: url) } }.get()
+        // Written to while it was read, the file is parsed again next time.
+        if FileIO.changeStamp(of: url.path) == stamp { cache.withLock { $0[url.path] = (stamp, metrics) } }
+        return metrics
     }
 
-    private func entry(for url: URL) throws(BuildError) -> (stamp: [Int], bytes: Data, metrics: FontMetrics) {
-        let stamp = FileIO.changeStamp(of: url.path)
-        if let stamp, let known = cache.withLock({ $0[url.path] }), known.stamp == stamp { return known }
-        guard let stamp, let bytes = try? Data(contentsOf: url) else {
-            throw BuildError(file: url.path, "cannot read the theme's font. Install it with `scripts/setup` (Debian's fonts-dejavu-core and fonts-droid-fallback).")
-        }
-        let metrics = try bytes.withUnsafeBytes { raw in Result { () throws(BuildError) in try FontMetrics(bytes: raw, of: url) } }.get()
-        // Written to while it was read, the file is read again by the next build.
-        let entry = (stamp: stamp, bytes: bytes, metrics: metrics)
-        if FileIO.changeStamp(of: url.path) == stamp { cache.withLock { $0[url.path] = entry } }
-        return entry
+    private static func unreadable(_ url: URL) -> BuildError {
+        BuildError(file: url.path, "cannot read the theme's font. Install it with `scripts/setup` (Debian's fonts-dejavu-core and fonts-droid-fallback).")
     }
 }
