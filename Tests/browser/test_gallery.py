@@ -1,6 +1,6 @@
 """Browser tests: the built gallery in real Chromium (selenium + chromium-driver from Debian).
 
-Builds the sample site and the shared fixtures with the `marquee` binary, then checks at three
+Builds the sample site and the fixtures in Tests/Fixtures with the `marquee` binary, then checks at three
 viewport widths that the layout engine's predictions match what Chromium renders, and that cells
 expand and collapse by pointer and keyboard, several at once or as an accordion, and that every
 description is readable with JavaScript off.
@@ -23,7 +23,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 REPO = Path(__file__).resolve().parents[2]
-FIXTURES = REPO.parent / "shared" / "fixtures"
+FIXTURES = REPO / "Tests" / "Fixtures"
 MARQUEE = REPO / ".build" / "debug" / "marquee"
 WIDTHS = {"phone": 375, "tablet": 768, "desktop": 1280}
 BODY_LINE = 22
