@@ -39,24 +39,23 @@ struct OutputFolder {
         let resolved = try Self.resolve(output, shown: shown)
         let root = try Self.resolve(root, shown: root.path)
         let rootURL = URL(fileURLWithPath: root)
-        func refuse(_ reason: String) -> BuildError {
-            BuildError(file: shown, "\(reason); a build replaces everything in its output folder. Choose a separate folder such as \(root)/Site.")
+        func refuse(_ what: String) -> BuildError {
+            let subject = resolved == shown ? "this folder" : "this folder leads to \(resolved), which"
+            return BuildError(file: shown, "\(subject) \(what); a build replaces everything in its output folder. Choose a separate folder such as \(root)/Site.")
         }
         if resolved == "/" || resolved == root || root.hasPrefix(resolved + "/") {
-            throw refuse(resolved == shown ? "this folder holds the site itself" : "this folder leads to \(resolved), which holds the site itself")
+            throw refuse("holds the site itself")
         }
         // The preview folder itself, not reached through a link, lies in Marquee's own cache.
-        if resolved == root + "/" + Self.previewFolder {
-            self.resolved = URL(filePath: resolved, directoryHint: .notDirectory)
-            return
-        }
-        for name in Self.inputFolders {
-            let folder = try Self.resolve(rootURL.appending(path: name), shown: shown)
-            if resolved == folder || folder.hasPrefix(resolved + "/") || resolved.hasPrefix(folder + "/") {
-                throw refuse(resolved == shown ? "this folder is, holds or lies inside the site's \(name)/" : "this folder leads to \(resolved), which is, holds or lies inside the site's \(name)/")
+        if resolved != root + "/" + Self.previewFolder {
+            for name in Self.inputFolders {
+                let folder = try Self.resolve(rootURL.appending(path: name), shown: shown)
+                if resolved == folder || folder.hasPrefix(resolved + "/") || resolved.hasPrefix(folder + "/") {
+                    throw refuse("is, holds or lies inside the site's \(name)/")
+                }
             }
+            try Self.checkOwnership(of: resolved, shown: shown, takeOver: takeOver)
         }
-        try Self.checkOwnership(of: resolved, shown: shown, takeOver: takeOver)
         self.resolved = URL(filePath: resolved, directoryHint: .notDirectory)
     }
 

@@ -33,9 +33,14 @@ public struct NormalizePlugin: Plugin {
                 ? Self.intro(of: item, length: config.introLength, memo: memo)
                 : TextTruncation.truncate(item.intro, to: config.introLength))
             if intro != item.intro { item.intro = intro }
-            if let author = item.author, label(author) != author { item.author = label(author) }
-            if item.tags.contains(where: { label($0) != $0 }) { item.tags = item.tags.map(label) }
-            if label(item.source) != item.source { item.source = label(item.source) }
+            if let author = item.author {
+                let cleaned = label(author)
+                if cleaned != author { item.author = cleaned }
+            }
+            let tags = item.tags.map(label)
+            if tags != item.tags { item.tags = tags }
+            let source = label(item.source)
+            if source != item.source { item.source = source }
             if item.images.count > Self.maximumImages { item.images.removeLast(item.images.count - Self.maximumImages) }
             return Slug.base(for: item)
         }
