@@ -3,18 +3,18 @@ import MarqueeKit
 
 /// Adds the live-reload script to every page. Registered only by `marquee serve`, whose output
 /// goes to a preview folder, so a built site never contains it.
-public struct LiveReloadPlugin: Plugin {
-    public let name = "live-reload"
+package struct LiveReloadPlugin: Plugin {
+    package let name = "live-reload"
     /// Loads no items.
-    public func itemFiles(in context: BuildContext) -> [URL]? { [] }
+    package func itemFiles(in context: BuildContext) -> [URL]? { [] }
 
     static let scriptPath = "/_marquee/reload.js"
 
     /// Creates the plugin with its default settings.
-    public init() {}
+    package init() {}
 
     /// Leaves the file as it is.
-    public func postProcess(_ file: inout OutputFile, in context: BuildContext) throws {
+    package func postProcess(_ file: inout OutputFile, in context: BuildContext) throws {
         guard file.isPage else { return }
         let tag = "<script src=\"\(Self.scriptPath)\"></script>\n"
         var text = file.text

@@ -8,20 +8,20 @@ import ServiceLifecycle
 /// `marquee serve`: builds the site into a preview folder, serves it on loopback with
 /// Hummingbird, rebuilds when `Content/`, `Templates/` or a list the site names outside them
 /// changes, and tells open tabs to reload (server-sent events on `/_marquee/events`).
-public final class PreviewServer: Sendable {
+package final class PreviewServer: Sendable {
     /// The site folder.
-    public let root: URL
+    package let root: URL
     /// The address listened on.
-    public let host: String
+    package let host: String
     /// The port asked for (0: any free port, reported to `onReady`).
-    public let port: Int
+    package let port: Int
     /// Where the preview is built (never the real output folder: pages carry the reload script).
-    public let previewFolder: URL
+    package let previewFolder: URL
     let hub = ReloadHub()
     private let log: @Sendable (String) -> Void
 
     /// Creates a server; `log` receives build summaries and errors.
-    public init(root: URL, host: String = "127.0.0.1", port: Int = 8000, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    package init(root: URL, host: String = "127.0.0.1", port: Int = 8000, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.root = root.standardizedFileURL
         self.host = host
         self.port = port
@@ -31,7 +31,7 @@ public final class PreviewServer: Sendable {
 
     /// Builds once, then serves until the task running it is cancelled.
     /// `onReady` receives the port actually bound (useful with port 0).
-    public func run(onReady: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+    package func run(onReady: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let address = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/"
         let first = await rebuild(baseURL: URL(string: address))
         let files = StaticFiles(root: previewFolder)

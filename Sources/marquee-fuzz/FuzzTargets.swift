@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Fuzzing) import MarqueeKit
+import MarqueeKit
 
 /// The parsers and filters that read untrusted input, each as a fuzz target.
 enum FuzzTarget: String, CaseIterable {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable @_spi(Fuzzing) import MarqueeKit
+@testable import MarqueeKit
 
 /// XML feeds are cut at their items, parsed on every core, and their unchanged items taken from
 /// the memo: the items must be exactly those of a parse of the whole document.

@@ -1,7 +1,7 @@
 import Foundation
 import Mustache
 import Testing
-@_spi(Fuzzing) @testable import MarqueeKit
+@testable import MarqueeKit
 
 /// Pages are rendered by Marquee's compiled renderer (``PageTemplates``) when a theme's templates
 /// stay within its subset of Mustache, and by swift-mustache otherwise. These tests hold the

@@ -2,7 +2,7 @@ import CCmark
 import Foundation
 import Mustache
 import Testing
-@_spi(Fuzzing) @testable import MarqueeKit
+@testable import MarqueeKit
 
 @Suite("Slugs", .removesTemporaryFolders)
 struct SlugTests {

@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Written by hand because no package in reach reads font files on Linux; it reads only the
 /// tables needed to measure unkerned text, as the theme's CSS asks browsers to set it.
-public struct FontMetrics: Sendable {
+package struct FontMetrics: Sendable {
     /// Font units per em, from the `head` table.
-    public let unitsPerEm: Double
+    package let unitsPerEm: Double
     /// Advance of each glyph in font units.
     private let advances: [UInt16]
     /// Glyph of each BMP code point (0 = the font has none).
@@ -15,7 +15,7 @@ public struct FontMetrics: Sendable {
     private let supplementaryGlyphs: [UInt32: UInt16]
 
     /// Reads a font file. Throws a ``BuildError`` naming the file when it is missing or not a font.
-    public init(contentsOf url: URL) throws(BuildError) {
+    package init(contentsOf url: URL) throws(BuildError) {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -74,7 +74,7 @@ public struct FontMetrics: Sendable {
 
     /// The advance of `scalar` in pixels at `size`, or nil when the font has no glyph for it.
     @inline(__always)
-    public func advance(of scalar: Unicode.Scalar, size: Double) -> Double? {
+    package func advance(of scalar: Unicode.Scalar, size: Double) -> Double? {
         let glyph: UInt16
         if scalar.value < 0x10000 {
             glyph = bmpGlyphs[Int(scalar.value)]

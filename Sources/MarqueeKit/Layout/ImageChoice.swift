@@ -1,9 +1,9 @@
 /// Picks the image to show among an item's candidates.
-public enum ImageChoice {
+package enum ImageChoice {
     /// The candidate that best fills a square box of `box` CSS pixels on a 2× screen: the smallest
     /// whose shorter side covers it (the medium DeviantArt thumbnail where there are several),
     /// else the largest known, else the first.
-    public static func bestFit(_ candidates: [ImageCandidate], box: Double) -> ImageCandidate? {
+    package static func bestFit(_ candidates: [ImageCandidate], box: Double) -> ImageCandidate? {
         let needed = Int(box * 2)
         let sized = candidates.filter { $0.width != nil && $0.height != nil }
         let covering = sized.filter { min($0.width!, $0.height!) >= needed }
@@ -13,13 +13,13 @@ public enum ImageChoice {
     }
 
     /// The largest candidate, for a detail page's header.
-    public static func largest(_ candidates: [ImageCandidate]) -> ImageCandidate? {
+    package static func largest(_ candidates: [ImageCandidate]) -> ImageCandidate? {
         let sized = candidates.filter { $0.width != nil && $0.height != nil }
         return sized.max(by: { $0.width! * $0.height! < $1.width! * $1.height! }) ?? candidates.first { !$0.isThumbnail } ?? candidates.first
     }
 
     /// A `srcset` value from every candidate whose width is known (nil when fewer than two).
-    public static func srcset(_ candidates: [ImageCandidate], root: String) -> String? {
+    package static func srcset(_ candidates: [ImageCandidate], root: String) -> String? {
         var seen: Set<Int> = []
         let entries = candidates.compactMap { candidate -> String? in
             guard let width = candidate.width, seen.insert(width).inserted else { return nil }

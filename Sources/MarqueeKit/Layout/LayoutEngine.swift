@@ -1,39 +1,39 @@
 /// Decides how each item is shown, before any browser sees the page: a pure, deterministic
 /// function of the item's text and the theme metrics.
-public struct LayoutEngine: Sendable {
+package struct LayoutEngine: Sendable {
     /// The theme metrics predictions are made with.
-    public let metrics: ThemeMetrics
+    package let metrics: ThemeMetrics
     /// Breaks text into lines with the theme's fonts.
-    public let lineBreaker: LineBreaker
+    package let lineBreaker: LineBreaker
     /// Collapsed lines of image cells; nil means "as many as fit beside the image box".
-    public let imageCollapsedLines: Int?
+    package let imageCollapsedLines: Int?
 
     /// Creates an engine; `imageCollapsedLines` overrides the lines that fit beside the image box.
-    public init(metrics: ThemeMetrics, measurer: TextMeasurer, imageCollapsedLines: Int? = nil) {
+    package init(metrics: ThemeMetrics, measurer: TextMeasurer, imageCollapsedLines: Int? = nil) {
         self.metrics = metrics
         self.lineBreaker = LineBreaker(measurer: measurer, commonSizes: [metrics.titleFontSize, metrics.bodyFontSize])
         self.imageCollapsedLines = imageCollapsedLines
     }
 
     /// The cell plan for a title and description.
-    public func plan(title: String, description: [TextBlock], hasImage: Bool) -> CellPlan {
+    package func plan(title: String, description: [TextBlock], hasImage: Bool) -> CellPlan {
         plan(lineCounts(title: title, description: description, hasImage: hasImage), hasImage: hasImage)
     }
 
     /// The measured part of a plan: how many lines the title and the description take at each
     /// breakpoint. Everything else in a plan is arithmetic on these.
-    public struct LineCounts: Sendable, Equatable {
+    package struct LineCounts: Sendable, Equatable {
         /// Title lines, one entry per breakpoint of the metrics.
-        public var title: [Int]
+        package var title: [Int]
         /// Description lines, one entry per breakpoint.
-        public var description: [Int]
+        package var description: [Int]
         /// The number of description blocks (paragraph gaps come between them).
-        public var blocks: Int
+        package var blocks: Int
         /// True when some character is drawn by the reader's fonts, so widths are estimated.
-        public var isEstimated: Bool
+        package var isEstimated: Bool
 
         /// Creates line counts.
-        public init(title: [Int], description: [Int], blocks: Int, isEstimated: Bool) {
+        package init(title: [Int], description: [Int], blocks: Int, isEstimated: Bool) {
             self.title = title
             self.description = description
             self.blocks = blocks
@@ -42,7 +42,7 @@ public struct LayoutEngine: Sendable {
     }
 
     /// Measures a title and description at every breakpoint.
-    public func lineCounts(title: String, description: [TextBlock], hasImage: Bool) -> LineCounts {
+    package func lineCounts(title: String, description: [TextBlock], hasImage: Bool) -> LineCounts {
         let template: CellTemplate = hasImage ? .image : .basic
         // Each block is measured once and broken at every breakpoint's width.
         let measuredTitle = lineBreaker.measure([TextRun(title, bold: true)], size: metrics.titleFontSize)
@@ -67,7 +67,7 @@ public struct LayoutEngine: Sendable {
     }
 
     /// The plan that follows from measured line counts.
-    public func plan(_ counts: LineCounts, hasImage: Bool) -> CellPlan {
+    package func plan(_ counts: LineCounts, hasImage: Bool) -> CellPlan {
         let template: CellTemplate = hasImage ? .image : .basic
         let plans = metrics.breakpoints.indices.map { index in
             plan(titleLines: counts.title[index], descriptionLines: counts.description[index], blocks: counts.blocks,

@@ -4,16 +4,16 @@
 ///
 /// Text is measured once (``measure(_:size:)``) and can then be broken at any number of widths
 /// cheaply: the layout engine asks for three breakpoints per block.
-public struct LineBreaker: Sendable {
+package struct LineBreaker: Sendable {
     /// Measures the glyphs.
-    public let measurer: TextMeasurer
+    package let measurer: TextMeasurer
 
     /// ASCII advances in pixels at the font sizes given at creation, per face.
     private let asciiTables: [(size: Double, regular: [Double], bold: [Double])]
 
     /// Creates a line breaker that measures with `measurer`; text in one of `commonSizes` is
     /// measured faster.
-    public init(measurer: TextMeasurer, commonSizes: [Double] = []) {
+    package init(measurer: TextMeasurer, commonSizes: [Double] = []) {
         self.measurer = measurer
         self.asciiTables = commonSizes.map { size in
             (size, measurer.asciiAdvances(bold: false, size: size), measurer.asciiAdvances(bold: true, size: size))
@@ -23,11 +23,11 @@ public struct LineBreaker: Sendable {
     /// A block of text measured in one font size, reduced to what line breaking at any width
     /// needs: the words (with their characters' advances, for words wider than a line) with the
     /// space after each, and the forced breaks.
-    public struct MeasuredText: Sendable {
+    package struct MeasuredText: Sendable {
         fileprivate var advances: [Double] = []
         fileprivate var pieces: [Piece] = []
         /// True when every character is drawn by a shipped font (its width is known, not estimated).
-        public fileprivate(set) var isCovered = true
+        package fileprivate(set) var isCovered = true
     }
 
     /// Where a line may or must break is decided by the characters alone; only where a word
@@ -54,7 +54,7 @@ public struct LineBreaker: Sendable {
     }
 
     /// Measures `runs` at `size` pixels. In `preformatted` text, spaces are kept as part of the line.
-    public func measure(_ runs: [TextRun], size: Double, preformatted: Bool = false) -> MeasuredText {
+    package func measure(_ runs: [TextRun], size: Double, preformatted: Bool = false) -> MeasuredText {
         var text = MeasuredText()
         // A character takes at least a byte: the advances fit in an array of the byte count,
         // written through a pointer and cut to the characters' count at the end. Words take a
@@ -140,12 +140,12 @@ public struct LineBreaker: Sendable {
     }
 
     /// The number of lines `runs` take at `width` pixels in the given font size.
-    public func lineCount(_ runs: [TextRun], width: Double, size: Double, preformatted: Bool = false) -> Int {
+    package func lineCount(_ runs: [TextRun], width: Double, size: Double, preformatted: Bool = false) -> Int {
         lineCount(measure(runs, size: size, preformatted: preformatted), width: width)
     }
 
     /// The number of lines measured text takes at `width` pixels.
-    public func lineCount(_ text: MeasuredText, width: Double) -> Int {
+    package func lineCount(_ text: MeasuredText, width: Double) -> Int {
         var line = Line(maxWidth: max(width, 1))
         text.advances.withUnsafeBufferPointer { advances in
             for piece in text.pieces {

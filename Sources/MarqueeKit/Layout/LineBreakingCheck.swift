@@ -1,15 +1,13 @@
 /// The property the `layout` fuzz target (marquee-fuzz) checks and a unit test samples: text in
 /// the layout engine's sizes, measured from ASCII tables with the fast loop for the letters of a
 /// word, breaks exactly as the same text measured character by character.
-/// Not public API: `@_spi(Fuzzing) import MarqueeKit` to use it.
-@_spi(Fuzzing)
-public enum LineBreakingCheck {
+package enum LineBreakingCheck {
     /// The widths compared, from narrower than any character to wider than a cell.
     static let widths: [Double] = [0.5, 20, 57.5, 120, 300, 700]
 
     /// The first width at which `engine`'s line breaker and a character-by-character one count
     /// different lines for `runs`, with both counts; nil when they agree at every width.
-    public static func difference(
+    package static func difference(
         in runs: [TextRun], size: Double, preformatted: Bool, engine: LayoutEngine
     ) -> (width: Double, tables: Int, characterByCharacter: Int)? {
         let tables = engine.lineBreaker

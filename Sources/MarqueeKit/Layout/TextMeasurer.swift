@@ -1,16 +1,16 @@
 /// Measures text in the theme's font, regular or bold.
-public struct TextMeasurer: Sendable {
+package struct TextMeasurer: Sendable {
     /// The regular face of the theme's font.
-    public let regular: FontMetrics
+    package let regular: FontMetrics
     /// The bold face of the theme's font.
-    public let bold: FontMetrics
+    package let bold: FontMetrics
     /// The shipped fallback font and the code points it draws.
-    public let fallback: FontMetrics?
+    package let fallback: FontMetrics?
     /// The code points the fallback font is used for (its CSS `unicode-range`).
-    public let fallbackRanges: [ClosedRange<UInt32>]
+    package let fallbackRanges: [ClosedRange<UInt32>]
 
     /// Creates a measurer from the theme's faces and its fallback font.
-    public init(regular: FontMetrics, bold: FontMetrics, fallback: FontMetrics? = nil, fallbackRanges: [ClosedRange<UInt32>] = []) {
+    package init(regular: FontMetrics, bold: FontMetrics, fallback: FontMetrics? = nil, fallbackRanges: [ClosedRange<UInt32>] = []) {
         self.regular = regular
         self.bold = bold
         self.fallback = fallback
@@ -32,7 +32,7 @@ public struct TextMeasurer: Sendable {
     /// shipped fallback font when they are in its range; others are drawn by the reader's own
     /// fonts and estimated (1em when wide, such as emoji; 0.6em otherwise).
     @inline(__always)
-    public func advance(of scalar: Unicode.Scalar, bold isBold: Bool, size: Double) -> Double {
+    package func advance(of scalar: Unicode.Scalar, bold isBold: Bool, size: Double) -> Double {
         // Not `(isBold ? bold : regular).advance(…)`: that copies a FontMetrics (and retains its
         // arrays) for every character.
         if let advance = isBold ? bold.advance(of: scalar, size: size) : regular.advance(of: scalar, size: size) { return advance }
@@ -45,14 +45,14 @@ public struct TextMeasurer: Sendable {
     }
 
     /// True when a shipped font draws `scalar` (so its width is known, not estimated).
-    public func isCovered(_ scalar: Unicode.Scalar) -> Bool {
+    package func isCovered(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.value < 0x20 || Self.isZeroWidth(scalar) || regular.advance(of: scalar, size: 1) != nil { return true }
         guard let fallback, fallbackRanges.contains(where: { $0.contains(scalar.value) }) else { return false }
         return fallback.advance(of: scalar, size: 1) != nil
     }
 
     /// The width of `text` on one line.
-    public func width(of text: String, bold isBold: Bool, size: Double) -> Double {
+    package func width(of text: String, bold isBold: Bool, size: Double) -> Double {
         text.unicodeScalars.reduce(0) { $0 + advance(of: $1, bold: isBold, size: size) }
     }
 

@@ -2,31 +2,31 @@ import Foundation
 
 /// The last good copy of each remote feed, with the validators for conditional requests.
 /// Lives in `ROOT/.marquee-cache/feeds/` (git-ignored): `<key>.body` and `<key>.meta.json`.
-public struct FeedCache: Sendable {
+package struct FeedCache: Sendable {
     /// What is known about a cached feed.
-    public struct Entry: Sendable, Codable, Equatable {
+    package struct Entry: Sendable, Codable, Equatable {
         /// The feed's address.
-        public var url: String
+        package var url: String
         /// The `ETag` the server sent, for `If-None-Match`.
-        public var etag: String?
+        package var etag: String?
         /// The `Last-Modified` the server sent, for `If-Modified-Since`.
-        public var lastModified: String?
+        package var lastModified: String?
         /// When the copy was fetched.
-        public var fetched: Date
+        package var fetched: Date
     }
 
     /// The cache folder.
-    public let folder: URL
+    package let folder: URL
 
     /// Creates a cache in `folder` (made when first written).
-    public init(folder: URL) {
+    package init(folder: URL) {
         self.folder = folder
     }
 
     func key(_ url: URL) -> String { StableHash.hex(url.absoluteString) }
 
     /// The cached body and its metadata, if any.
-    public func load(_ url: URL) -> (entry: Entry, body: Data)? {
+    package func load(_ url: URL) -> (entry: Entry, body: Data)? {
         let base = folder.appending(path: key(url))
         guard let meta = try? Data(contentsOf: base.appendingPathExtension("meta.json")),
               let entry = try? JSONDecoder().decode(Entry.self, from: meta),
@@ -36,14 +36,14 @@ public struct FeedCache: Sendable {
     }
 
     /// Forgets the copy of `url` (one that no longer parses).
-    public func remove(_ url: URL) {
+    package func remove(_ url: URL) {
         let base = folder.appending(path: key(url))
         unlink(base.appendingPathExtension("body").path)
         unlink(base.appendingPathExtension("meta.json").path)
     }
 
     /// Stores a body that parsed, replacing the previous copy.
-    public func store(_ url: URL, body: Data, etag: String?, lastModified: String?) {
+    package func store(_ url: URL, body: Data, etag: String?, lastModified: String?) {
         let base = folder.appending(path: key(url))
         let entry = Entry(url: url.absoluteString, etag: etag, lastModified: lastModified, fetched: Date())
         do {

@@ -2,12 +2,9 @@ import Foundation
 
 /// The property the `feed` fuzz target (marquee-fuzz) checks: a feed read cut at its items
 /// (``XMLItemCut``, ``JSONFeedCut``: the way builds read feeds) reads exactly as a parse of the whole document
-/// (the same items, field for field, or the same error). Not public API:
-/// `@_spi(Fuzzing) import MarqueeKit` to use it.
-@_spi(Fuzzing)
-public enum FeedCutCheck {
+package enum FeedCutCheck {
     /// Both readings of `data` when they differ; nil when they agree.
-    public static func difference(in data: Data) -> (cut: String, whole: String)? {
+    package static func difference(in data: Data) -> (cut: String, whole: String)? {
         let cut = describe { () throws(BuildError) in try FeedParser.parse(data, display: "feed.xml") }
         let whole = describe { () throws(BuildError) in try parsedWhole(data, display: "feed.xml") }
         return cut == whole ? nil : (cut, whole)

@@ -2,7 +2,7 @@ import Foundation
 
 /// Dates as feeds write them: RFC 822 (`Sat, 08 Nov 2014 14:30:02 PST`) and RFC 3339
 /// (`2014-11-08T14:30:02Z`). Parsed by hand because real feeds bend both formats.
-public enum FeedDate {
+package enum FeedDate {
     static let zoneOffsets: [String: Int] = [
         "UT": 0, "UTC": 0, "GMT": 0, "Z": 0, "EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6,
         "PST": -8, "PDT": -7, "AKST": -9, "AKDT": -8, "HST": -10, "BST": 1, "CET": 1, "CEST": 2, "EET": 2,
@@ -11,14 +11,14 @@ public enum FeedDate {
     static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
     /// Parses either format; nil when the text is not a date.
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let trimmed = text.trimmed()
         guard !trimmed.isEmpty, trimmed.count < 64 else { return nil }
         return trimmed.first?.isNumber == true && trimmed.contains("-") ? parseRFC3339(trimmed) ?? parseRFC822(trimmed) : parseRFC822(trimmed)
     }
 
     /// `[Day, ]DD Mon YYYY HH:MM[:SS] ZONE`
-    public static func parseRFC822(_ text: String) -> Date? {
+    package static func parseRFC822(_ text: String) -> Date? {
         var parts: [String]
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
             // ASCII (nearly every date): its characters are its bytes, and splitting the bytes is
@@ -48,7 +48,7 @@ public enum FeedDate {
     }
 
     /// `YYYY-MM-DD[THH:MM[:SS[.fff]]][Z|±HH:MM]`
-    public static func parseRFC3339(_ text: String) -> Date? {
+    package static func parseRFC3339(_ text: String) -> Date? {
         let scalars = Array(text.utf8)
         func number(_ start: Int, _ length: Int) -> Int? {
             guard start + length <= scalars.count else { return nil }

@@ -5,28 +5,28 @@ import NIOHTTP1
 
 /// Fetches remote feeds over HTTP(S) with async-http-client: a bounded number at once, a
 /// per-feed timeout, a size limit, a redirect limit, gzip, conditional requests against the cache.
-public final class FeedFetcher: Sendable {
+package final class FeedFetcher: Sendable {
     /// Limits and behaviour of fetching.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Feeds fetched at the same time.
-        public var concurrency = 4
+        package var concurrency = 4
         /// The longest one feed may take.
-        public var timeout: Duration = .seconds(15)
+        package var timeout: Duration = .seconds(15)
         /// The largest body accepted (after decompression).
-        public var maximumBytes = 10 * 1024 * 1024
+        package var maximumBytes = 10 * 1024 * 1024
         /// Redirects followed before giving up.
-        public var maximumRedirects = 5
+        package var maximumRedirects = 5
         /// Use the cache only; never touch the network.
-        public var offline = false
+        package var offline = false
         /// Sent as `User-Agent`, so feed owners can see who asks.
-        public var userAgent = "Marquee/0.1 (static feed gallery generator)"
+        package var userAgent = "Marquee/0.1 (static feed gallery generator)"
 
         /// Creates options with the default limits.
-        public init() {}
+        package init() {}
     }
 
     /// What a fetch produced.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// A fresh body from the server (not yet known to parse).
         case fresh(Data, etag: String?, lastModified: String?)
         /// The server said 304: the cached copy is current.
@@ -34,20 +34,20 @@ public final class FeedFetcher: Sendable {
     }
 
     /// Why a fetch failed, in words for the warning.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
         /// The reason, as the warning says it.
-        public let description: String
+        package let description: String
     }
 
     /// The limits in force.
-    public let options: Options
+    package let options: Options
     /// Where the last good copies are kept.
-    public let cache: FeedCache
+    package let cache: FeedCache
     private let client: HTTPClient
     private let slots: AsyncLimiter
 
     /// Creates a fetcher with its own HTTP client.
-    public init(cache: FeedCache, options: Options = Options()) {
+    package init(cache: FeedCache, options: Options = Options()) {
         self.options = options
         self.cache = cache
         var configuration = HTTPClient.Configuration(
@@ -64,7 +64,7 @@ public final class FeedFetcher: Sendable {
     }
 
     /// Fetches `url`, sending the cache's validators.
-    public func fetch(_ url: URL) async throws(Failure) -> Outcome {
+    package func fetch(_ url: URL) async throws(Failure) -> Outcome {
         let cached = cache.load(url)
         await slots.acquire()
         defer { Task { await slots.release() } }

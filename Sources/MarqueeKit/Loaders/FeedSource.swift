@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a feed comes from.
-public enum FeedLocation: Sendable {
+package enum FeedLocation: Sendable {
     /// A local file: a problem with it fails the build.
     case file(URL)
     /// An http(s) URL: a problem with it is a warning, and the last good copy is used.
@@ -9,19 +9,19 @@ public enum FeedLocation: Sendable {
 }
 
 /// Reads a feed from a file or over HTTP. The format is detected from the content.
-public struct FeedSource: Plugin {
-    public let name = "feed"
+package struct FeedSource: Plugin {
+    package let name = "feed"
     /// Where the feed is.
-    public let location: FeedLocation
+    package let location: FeedLocation
     /// The name shown for the feed's items; nil uses the feed's own title.
-    public let displayName: String?
+    package let displayName: String?
     /// At most this many items, newest first.
-    public let limit: Int?
+    package let limit: Int?
     /// Fetches remote feeds; needed for `.remote` locations.
-    public let fetcher: FeedFetcher?
+    package let fetcher: FeedFetcher?
 
     /// Creates a source; remote locations need a `fetcher`.
-    public init(location: FeedLocation, displayName: String? = nil, limit: Int? = nil, fetcher: FeedFetcher? = nil) {
+    package init(location: FeedLocation, displayName: String? = nil, limit: Int? = nil, fetcher: FeedFetcher? = nil) {
         self.location = location
         self.displayName = displayName
         self.limit = limit
@@ -29,12 +29,12 @@ public struct FeedSource: Plugin {
     }
 
     /// A local feed's file; nil for a remote feed, which may change at any time.
-    public func itemFiles(in context: BuildContext) -> [URL]? {
+    package func itemFiles(in context: BuildContext) -> [URL]? {
         if case .file(let file) = location { return [file] }
         return nil
     }
 
-    public func loadItems(in context: BuildContext) async throws -> [Item] {
+    package func loadItems(in context: BuildContext) async throws -> [Item] {
         var feed: ParsedFeed
         let fallbackName: String
         let intro = FeedIntro.remembered(in: context.memo)
@@ -129,18 +129,18 @@ public struct FeedSource: Plugin {
 /// Maps a relative image reference in a local feed (no scheme, not starting with `/`: the
 /// parsers ask about no other) to a path inside the site; nil when it names no usable file. It
 /// may be called from several threads at once.
-public typealias LocalImageResolver = @Sendable (String) -> String?
+package typealias LocalImageResolver = @Sendable (String) -> String?
 
 /// Makes an item's intro, plain text, from the description it is taken from (see ``FeedIntro``).
-public typealias IntroMaker = @Sendable (Markup) -> String
+package typealias IntroMaker = @Sendable (Markup) -> String
 
 /// Detects a feed's format and parses it into a ``ParsedFeed``.
-public enum FeedParser {
+package enum FeedParser {
     /// Parses a feed of any supported format; `localImage` maps relative image paths of local feeds,
     /// and `intro` makes the items' intros (a build passes one that remembers them in its memo).
     /// With a `memo`, the items whose bytes (and the feed around them) the last build read are
     /// taken from it instead of being parsed and made again.
-    public static func parse(
+    package static func parse(
         _ data: Data, display: String, intro: @escaping IntroMaker = FeedIntro.text(of:), localImage: LocalImageResolver? = nil,
         memo: BuildMemo? = nil
     ) throws(BuildError) -> ParsedFeed {
@@ -199,7 +199,7 @@ public enum FeedParser {
     }
 
     /// Items sorted newest first (undated items keep their order, after dated ones), cut to `limit`.
-    public static func newestFirst(_ items: [Item], limit: Int?) -> [Item] {
+    package static func newestFirst(_ items: [Item], limit: Int?) -> [Item] {
         let sorted = items.enumerated().sorted { lhs, rhs in
             switch (lhs.element.date, rhs.element.date) {
             case let (a?, b?) where a != b: return a > b

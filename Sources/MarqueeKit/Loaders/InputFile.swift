@@ -1,12 +1,12 @@
 import Foundation
 
 /// Reading local input files with the checks every loader needs.
-public enum InputFile {
+package enum InputFile {
     /// Input files larger than this are refused (a feed or movie list is far smaller).
-    public static let maximumSize = 256 * 1024 * 1024
+    package static let maximumSize = 256 * 1024 * 1024
 
     /// The file's bytes; a missing, unreadable, oversized or empty file is a ``BuildError``.
-    public static func read(_ file: URL, display: String) throws(BuildError) -> Data {
+    package static func read(_ file: URL, display: String) throws(BuildError) -> Data {
         // `stat` rather than `FileManager.attributesOfItem`, which also looks up the owner's
         // name (reading /etc/nsswitch.conf and /etc/passwd on every build).
         var status = stat()

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Written by hand rather than using Foundation's `JSONSerialization` because that parser
 /// accepts trailing commas and reports neither line nor column, and users need both.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case object([(key: String, value: JSONValue)])
     case array([JSONValue])
     case string(String)
@@ -12,7 +12,7 @@ public enum JSONValue: Sendable, Equatable {
     case bool(Bool)
     case null
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.object(let a), .object(let b)): return a.map(\.key) == b.map(\.key) && a.map(\.value) == b.map(\.value)
         case (.array(let a), .array(let b)): return a == b
@@ -25,13 +25,13 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// The value of `key` in an object (the last one when a key repeats).
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.last(where: { $0.key == key })?.value
     }
 
     /// A short name of the value's kind, for error messages ("a number", "an object").
-    public var kindName: String {
+    package var kindName: String {
         switch self {
         case .object: return "an object"
         case .array: return "an array"
@@ -44,19 +44,19 @@ public enum JSONValue: Sendable, Equatable {
 }
 
 /// A syntax error with its position.
-public struct JSONSyntaxError: Error, Sendable, Equatable {
+package struct JSONSyntaxError: Error, Sendable, Equatable {
     /// 1-based line of the problem.
-    public let line: Int
+    package let line: Int
     /// 1-based column (in characters) of the problem.
-    public let column: Int
+    package let column: Int
     /// What is wrong, for the user.
-    public let message: String
+    package let message: String
 }
 
 /// The strict JSON parser behind ``JSONValue``.
-public struct JSONParser {
+package struct JSONParser {
     /// Arrays and objects nested deeper than this are refused.
-    public static let maximumDepth = 256
+    package static let maximumDepth = 256
 
 
     /// The document's bytes, borrowed for the length of ``parse(_:)`` (read in place: copying a
@@ -65,7 +65,7 @@ public struct JSONParser {
     private var index = 0
 
     /// Parses a whole document.
-    public static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
         let result = data.withUnsafeBytes { raw in
             var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
             return Result { () throws(JSONSyntaxError) in try parser.parseDocument() }

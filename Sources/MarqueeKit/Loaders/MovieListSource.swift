@@ -10,28 +10,28 @@ import Foundation
 /// item is made from that and the list's bytes, its description decoded only if something asks
 /// for it. A list of any other shape than `{"movies": [...]}`, or one with a syntax error, is
 /// parsed whole (which reports the first error exactly).
-public struct MovieListSource: Plugin {
+package struct MovieListSource: Plugin {
     /// The source's name, shown on its items and its listing page.
-    public let name: String
+    package let name: String
     /// The JSON file.
-    public let file: URL
+    package let file: URL
     /// At most this many movies, in the file's order.
-    public let limit: Int?
+    package let limit: Int?
 
     /// The longest description accepted, in bytes.
-    public static let maximumDescriptionBytes = 256 * 1024
+    package static let maximumDescriptionBytes = 256 * 1024
 
     /// Creates a source reading `file`.
-    public init(name: String, file: URL, limit: Int? = nil) {
+    package init(name: String, file: URL, limit: Int? = nil) {
         self.name = name
         self.file = file
         self.limit = limit
     }
 
     /// The movie list.
-    public func itemFiles(in context: BuildContext) -> [URL]? { [file] }
+    package func itemFiles(in context: BuildContext) -> [URL]? { [file] }
 
-    public func loadItems(in context: BuildContext) async throws -> [Item] {
+    package func loadItems(in context: BuildContext) async throws -> [Item] {
         let display = context.displayPath(file)
         let data = try InputFile.read(file, display: display)
         let folder = file.deletingLastPathComponent()

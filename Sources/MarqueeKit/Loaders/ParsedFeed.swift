@@ -1,16 +1,16 @@
 import Foundation
 
 /// A feed reduced to what the gallery needs, whatever its format.
-public struct ParsedFeed: Sendable {
+package struct ParsedFeed: Sendable {
     /// The feed's own title, used as the source name when the config gives none.
-    public var title: String
+    package var title: String
     /// The feed's home page, the base for its relative links.
-    public var link: URL?
+    package var link: URL?
     /// The feed's items, in the feed's order.
-    public var items: [Item]
+    package var items: [Item]
 
     /// A feed with these items.
-    public init(title: String, link: URL?, items: [Item]) {
+    package init(title: String, link: URL?, items: [Item]) {
         self.title = title
         self.link = link
         self.items = items

@@ -91,12 +91,12 @@ enum RSSParser {
 }
 
 /// Plain text of a description, for the intro.
-public enum FeedIntro {
+package enum FeedIntro {
     static func nonEmpty(_ text: String) -> String? { text.isEmpty ? nil : text }
 
     /// ``text(of:)``, remembered in `memo` by a hash of the description: making the plain text of
     /// an HTML description parses it (gumbo), and a large feed is read whole on every build.
-    public static func remembered(in memo: BuildMemo) -> IntroMaker {
+    package static func remembered(in memo: BuildMemo) -> IntroMaker {
         { markup in
             let kind: String, source: String
             switch markup {
@@ -112,7 +112,7 @@ public enum FeedIntro {
     }
 
     /// The description as plain text, on one line.
-    public static func text(of markup: Markup) -> String {
+    package static func text(of markup: Markup) -> String {
         switch markup {
         case .text(let text): return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         case .html(let html, _): return TextBlocks.plainText(fromHTML: html)

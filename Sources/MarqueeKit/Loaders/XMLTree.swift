@@ -4,20 +4,20 @@ import FoundationXML
 #endif
 
 /// An XML element with its namespace URI, attributes and content, built by ``XMLTree/parse(_:display:)``.
-public final class XMLTreeElement: @unchecked Sendable {
+package final class XMLTreeElement: @unchecked Sendable {
     /// The local name (`thumbnail` for `media:thumbnail`).
-    public let name: String
+    package let name: String
     /// The namespace URI the element's prefix is bound to ("" for none).
-    public let namespace: String
+    package let namespace: String
     /// Attributes by qualified name as written (`url`, `xml:base`).
-    public let attributes: [String: String]
+    package let attributes: [String: String]
     /// Child elements and text, in document order.
-    public fileprivate(set) var content: [XMLContent] = []
+    package fileprivate(set) var content: [XMLContent] = []
     /// Child elements, in document order (the elements of ``content``, kept apart as the parse
     /// makes them: feed parsers look children up a dozen times per item).
-    public fileprivate(set) var children: [XMLTreeElement] = []
+    package fileprivate(set) var children: [XMLTreeElement] = []
     /// 1-based line of the start tag, for error messages.
-    public let line: Int
+    package let line: Int
 
     init(name: String, namespace: String, attributes: [String: String], line: Int) {
         self.name = name
@@ -27,17 +27,17 @@ public final class XMLTreeElement: @unchecked Sendable {
     }
 
     /// The first child with this local name and namespace.
-    public func child(_ name: String, _ namespace: String) -> XMLTreeElement? {
+    package func child(_ name: String, _ namespace: String) -> XMLTreeElement? {
         children.first { $0.name == name && $0.namespace == namespace }
     }
 
     /// Every child with this local name and namespace.
-    public func children(_ name: String, _ namespace: String) -> [XMLTreeElement] {
+    package func children(_ name: String, _ namespace: String) -> [XMLTreeElement] {
         children.filter { $0.name == name && $0.namespace == namespace }
     }
 
     /// All text inside the element, descendants included.
-    public var text: String {
+    package var text: String {
         var result = ""
         for part in content {
             switch part {
@@ -49,11 +49,11 @@ public final class XMLTreeElement: @unchecked Sendable {
     }
 
     /// The text, trimmed of surrounding whitespace.
-    public var trimmedText: String { text.trimmed() }
+    package var trimmedText: String { text.trimmed() }
 }
 
 /// A part of an element's content.
-public enum XMLContent: @unchecked Sendable {
+package enum XMLContent: @unchecked Sendable {
     case element(XMLTreeElement)
     case text(String)
 }
@@ -61,12 +61,12 @@ public enum XMLContent: @unchecked Sendable {
 /// Parses XML safely with Foundation's `XMLParser` (libxml2): no DTD-declared entities at all
 /// (refused before parsing, which stops both entity-expansion bombs and external entities that
 /// would read local files), bounded nesting, and errors with line and column.
-public enum XMLTree {
+package enum XMLTree {
     /// Elements nested deeper than this are refused.
-    public static let maximumDepth = 128
+    package static let maximumDepth = 128
 
     /// Parses a whole document and returns its root element.
-    public static func parse(_ data: Data, display: String) throws(BuildError) -> XMLTreeElement {
+    package static func parse(_ data: Data, display: String) throws(BuildError) -> XMLTreeElement {
         try parse(prepared: prepared(data, display: display), display: display)
     }
 

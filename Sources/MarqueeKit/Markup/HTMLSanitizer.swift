@@ -5,16 +5,16 @@ import Foundation
 /// The input is parsed by a real HTML5 parser (``HTMLParser``), so the output is what a browser
 /// would have seen, minus everything that can run code or load active content. See the README's
 /// "Sanitizer allow-list" for the policy in prose.
-public struct HTMLSanitizer: Sendable {
+package struct HTMLSanitizer: Sendable {
     /// Elements kept with their allowed attributes.
-    public static let allowedElements: Set<String> = [
+    package static let allowedElements: Set<String> = [
         "a", "abbr", "b", "blockquote", "br", "caption", "cite", "code", "dd", "del", "dfn", "div", "dl", "dt",
         "em", "figcaption", "figure", "hr", "i", "img", "ins", "kbd", "li", "mark", "ol", "p", "pre", "q", "s",
         "samp", "small", "span", "strong", "sub", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "time",
         "tr", "u", "ul", "var",
     ]
     /// Elements removed together with everything inside them.
-    public static let droppedElements: Set<String> = [
+    package static let droppedElements: Set<String> = [
         "script", "style", "iframe", "frame", "frameset", "noframes", "object", "embed", "applet", "noscript",
         "template", "svg", "math", "textarea", "select", "option", "title", "head", "link", "meta", "base",
         "audio", "video", "canvas", "map", "xmp", "plaintext", "noembed", "input", "param", "source", "track",
@@ -23,9 +23,9 @@ public struct HTMLSanitizer: Sendable {
     static let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
     static let voidElements: Set<String> = ["br", "hr", "img"]
     /// Attributes any kept element may have.
-    public static let globalAttributes: Set<String> = ["title", "lang", "dir"]
+    package static let globalAttributes: Set<String> = ["title", "lang", "dir"]
     /// Attributes particular elements may have, besides the global ones.
-    public static let elementAttributes: [String: Set<String>] = [
+    package static let elementAttributes: [String: Set<String>] = [
         "a": ["href"], "img": ["src", "alt", "width", "height"], "td": ["colspan", "rowspan"],
         "th": ["colspan", "rowspan", "scope"], "ol": ["start"], "blockquote": ["cite"], "q": ["cite"],
         "time": ["datetime"], "abbr": ["title"],
@@ -33,15 +33,15 @@ public struct HTMLSanitizer: Sendable {
     static let numericAttributes: Set<String> = ["width", "height", "colspan", "rowspan", "start"]
 
     /// The base that relative URLs resolve against (the feed's link or `xml:base`).
-    public var base: URL?
+    package var base: URL?
 
     /// Creates a sanitizer that resolves relative URLs against `base`.
-    public init(base: URL?) {
+    package init(base: URL?) {
         self.base = base
     }
 
     /// Returns safe HTML for `html`.
-    public func sanitize(_ html: String) -> String {
+    package func sanitize(_ html: String) -> String {
         var output = ""
         output.reserveCapacity(html.utf8.count)
         write(HTMLParser.parseFragment(html), into: &output)

@@ -1,20 +1,20 @@
 import CGumbo
 
 /// A parsed HTML fragment, as the HTML5 parser (gumbo) built it. Comments are dropped.
-public indirect enum HTMLNode: Sendable, Equatable {
+package indirect enum HTMLNode: Sendable, Equatable {
     case element(name: String, attributes: [HTMLAttribute], children: [HTMLNode])
     case text(String)
 }
 
 /// An attribute of an element, its name lowercased.
-public struct HTMLAttribute: Sendable, Equatable {
+package struct HTMLAttribute: Sendable, Equatable {
     /// The attribute's name, lowercased.
-    public var name: String
+    package var name: String
     /// The attribute's value, entities decoded.
-    public var value: String
+    package var value: String
 
     /// Creates an attribute.
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
         self.name = name
         self.value = value
     }
@@ -22,12 +22,12 @@ public struct HTMLAttribute: Sendable, Equatable {
 
 /// Parses HTML with Debian's libgumbo, an HTML5-conformant parser: the tree is the one a browser
 /// would build, whatever the markup's mistakes.
-public enum HTMLParser {
+package enum HTMLParser {
     /// Elements nested deeper than this are flattened (their text kept) to bound recursion.
-    public static let maximumDepth = 200
+    package static let maximumDepth = 200
 
     /// Parses `html` as the content of a `<body>` and returns its children.
-    public static func parseFragment(_ html: String) -> [HTMLNode] {
+    package static func parseFragment(_ html: String) -> [HTMLNode] {
         var html = html
         return html.withUTF8 { buffer -> [HTMLNode] in
             guard let base = buffer.baseAddress else { return [] }

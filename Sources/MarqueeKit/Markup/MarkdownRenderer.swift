@@ -3,17 +3,17 @@ import Foundation
 
 /// Renders CommonMark to HTML with libcmark in its safe mode: raw HTML is omitted and
 /// `javascript:`, `vbscript:`, `file:` and most `data:` URLs are emptied by cmark itself.
-public enum MarkdownRenderer {
+package enum MarkdownRenderer {
     /// Renders `markdown`; every link and image URL is passed through `resolve` first (return
     /// nil to drop the URL, leaving the text).
-    public static func render(_ markdown: String, smartPunctuation: Bool = true, resolve: (String, URLRole) -> String?) -> String {
+    package static func render(_ markdown: String, smartPunctuation: Bool = true, resolve: (String, URLRole) -> String?) -> String {
         render(markdown, smartPunctuation: smartPunctuation, readingTextBlocks: false, resolve: resolve).html
     }
 
     /// Renders `markdown` as ``render(_:smartPunctuation:resolve:)`` does and reads its text
     /// blocks as ``textBlocks(of:smartPunctuation:)`` does, from one parse (cmark's parsing is
     /// most of the work of either).
-    public static func renderWithTextBlocks(
+    package static func renderWithTextBlocks(
         _ markdown: String, smartPunctuation: Bool = true, resolve: (String, URLRole) -> String?
     ) -> (html: String, textBlocks: [TextBlock]?) {
         render(markdown, smartPunctuation: smartPunctuation, readingTextBlocks: true, resolve: resolve)
@@ -37,7 +37,7 @@ public enum MarkdownRenderer {
     /// the HTML. Nil when the tree nests too deep to read (parse the HTML instead).
     ///
     /// URLs do not matter: a refused link keeps its text, and images have no text.
-    public static func textBlocks(of markdown: String, smartPunctuation: Bool = true) -> [TextBlock]? {
+    package static func textBlocks(of markdown: String, smartPunctuation: Bool = true) -> [TextBlock]? {
         parse(markdown, options: options(smartPunctuation)) { document in
             guard let document else { return [] }
             return MarkdownTree.textBlocks(of: document)

@@ -1,12 +1,12 @@
 /// A run of text in one style, as the layout engine measures it.
-public struct TextRun: Sendable, Equatable {
+package struct TextRun: Sendable, Equatable {
     /// The text; `"\n"` is a forced line break.
-    public var text: String
+    package var text: String
     /// True for bold text (`strong`, `b`, headings), measured with the bold face.
-    public var bold: Bool
+    package var bold: Bool
 
     /// Creates a run.
-    public init(_ text: String, bold: Bool = false) {
+    package init(_ text: String, bold: Bool = false) {
         self.text = text
         self.bold = bold
     }
@@ -14,9 +14,9 @@ public struct TextRun: Sendable, Equatable {
 
 /// One block of a description (a paragraph, a list item, preformatted text), with its runs.
 /// `"\n"` inside a run is a forced line break.
-public struct TextBlock: Sendable, Equatable {
+package struct TextBlock: Sendable, Equatable {
     /// How a block is laid out.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case paragraph
         /// A list item at a nesting level (1 for a top-level list).
         case listItem(level: Int)
@@ -25,30 +25,30 @@ public struct TextBlock: Sendable, Equatable {
     }
 
     /// How the block is laid out.
-    public var kind: Kind
+    package var kind: Kind
     /// The block's text in runs of one style.
-    public var runs: [TextRun]
+    package var runs: [TextRun]
 
     /// Creates a block.
-    public init(kind: Kind, runs: [TextRun]) {
+    package init(kind: Kind, runs: [TextRun]) {
         self.kind = kind
         self.runs = runs
     }
 
     /// The block's text without styles.
-    public var plainText: String { runs.map(\.text).joined() }
+    package var plainText: String { runs.map(\.text).joined() }
 }
 
 /// Turns safe HTML into the blocks of text the browser would lay out, with whitespace collapsed
 /// as CSS `white-space: normal` does.
-public enum TextBlocks {
+package enum TextBlocks {
     /// The blocks of `html`.
-    public static func blocks(fromHTML html: String) -> [TextBlock] {
+    package static func blocks(fromHTML html: String) -> [TextBlock] {
         blocks(from: HTMLParser.parseFragment(html))
     }
 
     /// The blocks of a parsed HTML fragment.
-    public static func blocks(from nodes: [HTMLNode]) -> [TextBlock] {
+    package static func blocks(from nodes: [HTMLNode]) -> [TextBlock] {
         var builder = TextBlockBuilder()
         walk(nodes, style: TextBlockBuilder.Style(), into: &builder)
         return builder.finish()
@@ -66,12 +66,12 @@ public enum TextBlocks {
     }
 
     /// The plain text of `html`, blocks separated by a space, whitespace collapsed.
-    public static func plainText(fromHTML html: String) -> String {
+    package static func plainText(fromHTML html: String) -> String {
         plainText(of: blocks(fromHTML: html))
     }
 
     /// The plain text of `blocks`, separated by a space.
-    public static func plainText(of blocks: [TextBlock]) -> String {
+    package static func plainText(of blocks: [TextBlock]) -> String {
         blocks.map { $0.plainText.replacingOccurrences(of: "\n", with: " ") }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 }

@@ -1,8 +1,8 @@
 /// Cutting plain text to a length for intros and meta descriptions.
-public enum TextTruncation {
+package enum TextTruncation {
     /// `text` if it has at most `limit` characters; otherwise cut at the last word boundary
     /// within the limit, followed by "…".
-    public static func truncate(_ text: String, to limit: Int) -> String {
+    package static func truncate(_ text: String, to limit: Int) -> String {
         // Characters take at least a byte: short texts need no counting.
         guard text.utf8.count > limit else { return text }
         // Where the first limit + 1 bytes are ASCII but for CR (which pairs with LF), each byte is

@@ -1,20 +1,20 @@
 import Foundation
 
 /// What a URL in a description is used for; images allow fewer schemes than links.
-public enum URLRole: Sendable {
+package enum URLRole: Sendable {
     case link, image
 }
 
 /// Decides which URLs may appear in generated pages and makes relative ones absolute.
-public enum URLPolicy {
+package enum URLPolicy {
     /// Schemes a link may use.
-    public static let linkSchemes: Set<String> = ["http", "https", "mailto"]
+    package static let linkSchemes: Set<String> = ["http", "https", "mailto"]
     /// Schemes an image may use.
-    public static let imageSchemes: Set<String> = ["http", "https"]
+    package static let imageSchemes: Set<String> = ["http", "https"]
 
     /// Strips what browsers ignore in URLs (leading/trailing spaces and control characters,
     /// tabs and newlines anywhere), so that `java\tscript:` is seen as `javascript:`.
-    public static func clean(_ raw: String) -> String {
+    package static func clean(_ raw: String) -> String {
         // Most URLs have nothing to strip.
         if let first = raw.utf8.first, let last = raw.utf8.last, first > 0x20, last > 0x20,
            !raw.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
@@ -29,7 +29,7 @@ public enum URLPolicy {
     }
 
     /// The lowercased scheme of `url`, or nil for a relative URL.
-    public static func scheme(of url: String) -> String? {
+    package static func scheme(of url: String) -> String? {
         var length = 0
         for byte in url.utf8 {
             if byte == UInt8(ascii: ":") {
@@ -58,7 +58,7 @@ public enum URLPolicy {
 
     /// Resolves a URL found in untrusted web content: absolute http(s)/mailto URLs pass, relative
     /// ones are resolved against `base` (an http(s) URL), everything else is refused (nil).
-    public static func resolveWeb(_ raw: String, role: URLRole, base: URL?) -> String? {
+    package static func resolveWeb(_ raw: String, role: URLRole, base: URL?) -> String? {
         let url = clean(raw)
         guard !url.isEmpty else { return nil }
         if let scheme = scheme(of: url) {

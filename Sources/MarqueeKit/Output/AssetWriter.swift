@@ -2,17 +2,17 @@ import Foundation
 
 /// Writes the theme's assets (fingerprinted stylesheet, scripts, fonts and their licences) and the
 /// local images items refer to.
-public struct AssetWriter: Plugin {
-    public let name = "assets"
+package struct AssetWriter: Plugin {
+    package let name = "assets"
     /// Loads no items.
-    public func itemFiles(in context: BuildContext) -> [URL]? { [] }
+    package func itemFiles(in context: BuildContext) -> [URL]? { [] }
 
     /// Creates the plugin with its default settings.
-    public init() {}
+    package init() {}
 
     /// A file whose digest is the one the last build recorded for it, and whose copy in the
     /// output is untouched, is kept without being read or compared (the fonts alone are 5.5 MB).
-    public func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {
+    package func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {
         let assets = context.theme.assets
         for (path, data) in assets.files {
             let digest = assets.digests[path]

@@ -3,19 +3,19 @@ import Foundation
 /// Writes `feed.xml`, an Atom feed of the gallery's newest items, when the site has a `base_url`
 /// (Atom needs absolute URLs). Its dates come from the items, so an unchanged site writes an
 /// unchanged feed.
-public struct AtomFeedWriter: Plugin {
-    public let name = "atom-feed"
+package struct AtomFeedWriter: Plugin {
+    package let name = "atom-feed"
     /// Loads no items.
-    public func itemFiles(in context: BuildContext) -> [URL]? { [] }
+    package func itemFiles(in context: BuildContext) -> [URL]? { [] }
 
     static let path = "feed.xml"
     /// Entries in the feed.
-    public var limit = 50
+    package var limit = 50
 
     /// Creates the plugin with its default settings.
-    public init() {}
+    package init() {}
 
-    public func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {
+    package func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {
         guard let base = context.config.baseURL?.absoluteString else { return }
         let entries = FeedParser.newestFirst(items, limit: limit)
         let fallbackDate = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01, for undated sites

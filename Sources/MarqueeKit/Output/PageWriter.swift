@@ -3,15 +3,15 @@ import Foundation
 /// Writes the HTML pages: the gallery split into pages (`index.html`, `page/2/`, …), a listing per
 /// source (`sources/<name>/`) and per author (`by/<name>/`), and one detail page per item
 /// (`items/<slug>/`), with the theme's Mustache templates.
-public struct PageWriter: Plugin {
-    public let name = "pages"
+package struct PageWriter: Plugin {
+    package let name = "pages"
     /// Loads no items.
-    public func itemFiles(in context: BuildContext) -> [URL]? { [] }
+    package func itemFiles(in context: BuildContext) -> [URL]? { [] }
 
     /// Creates the plugin with its default settings.
-    public init() {}
+    package init() {}
 
-    public func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {
+    package func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {
         let renderer = PageRenderer(context: context)
         let pageSize = context.config.pageSize
         // Each item's digest, by position (looked up once per page that shows the item).

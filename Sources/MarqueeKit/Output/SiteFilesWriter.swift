@@ -3,17 +3,17 @@ import Foundation
 /// The files static hosts and crawlers look for: `404.html`, `robots.txt`, `.nojekyll` (GitHub
 /// Pages), `sitemap.xml` (with a `base_url`), and `search.json`, the small index behind the
 /// gallery's filter box. Runs after the page writer, since the sitemap lists its pages.
-public struct SiteFilesWriter: Plugin {
-    public let name = "site-files"
+package struct SiteFilesWriter: Plugin {
+    package let name = "site-files"
     /// Loads no items.
-    public func itemFiles(in context: BuildContext) -> [URL]? { [] }
+    package func itemFiles(in context: BuildContext) -> [URL]? { [] }
 
     static let searchIndexPath = "search.json"
 
     /// Creates the plugin with its default settings.
-    public init() {}
+    package init() {}
 
-    public func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {
+    package func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {
         let renderer = PageRenderer(context: context)
         try output.add(".nojekyll", Data())
 

@@ -1,10 +1,10 @@
 import Foundation
 
 /// URL-safe names for detail pages and copied files.
-public enum Slug {
+package enum Slug {
     /// A slug made from `title`: lowercase ASCII letters, digits and single hyphens, at most 60
     /// characters. Empty when the title has nothing usable (emoji only, punctuation only).
-    public static func make(_ title: String) -> String {
+    package static func make(_ title: String) -> String {
         // ASCII needs no folding (the loop lowercases), and folding is slow. Both read the UTF-8
         // in place: going through `String.UTF8View` cost several times the loop itself.
         var title = title
@@ -48,19 +48,19 @@ public enum Slug {
     static let maximumLength = 60
 
     /// A slug for a file name, never empty.
-    public static func fileName(_ name: String) -> String {
+    package static func fileName(_ name: String) -> String {
         let slug = make(name)
         return slug.isEmpty ? "file-" + StableHash.hex(name).prefix(8) : slug
     }
 
     /// The slug an item asks for, before repeats are numbered (see ``base(for:)``).
-    public struct Base: Sendable {
+    package struct Base: Sendable {
         /// The slug itself.
-        public let slug: String
+        package let slug: String
     }
 
     /// The slug `item` asks for: made from its title, or `item-<hash of id>` when the title has none.
-    public static func base(for item: Item) -> Base {
+    package static func base(for item: Item) -> Base {
         let made = make(item.title)
         let slug = made.isEmpty ? "item-" + StableHash.hex(item.id).prefix(10) : made
         return Base(slug: slug)
@@ -68,7 +68,7 @@ public enum Slug {
 
     /// Gives every item a unique slug: from its title, or `item-<hash of id>` when the title has
     /// none; a repeated slug gets `-2`, `-3`, … in item order.
-    public static func assign(to items: inout [Item]) {
+    package static func assign(to items: inout [Item]) {
         assign(to: &items, bases: items.concurrentMap(base(for:)))
     }
 

@@ -2,15 +2,13 @@ import Mustache
 
 /// The property the `template` fuzz target (marquee-fuzz) checks: a template that swift-mustache
 /// accepts renders the same with the compiled renderer (``PageTemplates``) as with swift-mustache.
-/// Not public API: `@_spi(Fuzzing) import MarqueeKit` to use it.
-@_spi(Fuzzing)
-public enum TemplateRenderingCheck {
+package enum TemplateRenderingCheck {
     /// Both renderings of `template` when they differ; nil when they agree, when swift-mustache
     /// cannot parse the template, or when it uses Mustache beyond the compiled subset.
     ///
     /// The template may use the partials `item` and `lines`; it cannot name itself (its own
     /// name has a space), since swift-mustache would recurse without end.
-    public static func difference(in template: String) -> (compiled: String, mustache: String)? {
+    package static func difference(in template: String) -> (compiled: String, mustache: String)? {
         var templates = partials
         templates[name] = template
         guard let result = renderBothWays(templates, main: name, values: values), result.isCompiled,

@@ -8,25 +8,25 @@ import Mustache
 /// time. A site overrides any file by putting one with the same path in its own `Templates/`.
 public struct Theme: Sendable {
     /// Sizes shared by the layout engine and the stylesheet.
-    public let metrics: ThemeMetrics
+    package let metrics: ThemeMetrics
     /// The Mustache templates by name (`layout`, `gallery`, `cell-basic`, `cell-image`, `item`, `404`),
     /// as swift-mustache parses them (on first use: see ``MustacheTemplates``).
-    public var templates: MustacheLibrary { mustache.library }
+    package var templates: MustacheLibrary { mustache.library }
     /// ``templates``, parsed when first asked for.
     let mustache: MustacheTemplates
     /// The same templates, ready to render pages (see ``PageTemplates``).
     let pages: PageTemplates
     /// The theme's assets as written into the site, with fingerprinted names.
-    public let assets: ThemeAssets
+    package let assets: ThemeAssets
     /// A hash of everything the theme puts into a site: every template (partials too), every
     /// asset's path and contents, and the metrics. Part of what a rebuild compares (see
     /// ``BuildState/environment(of:)``), so that an edit to any of them is seen.
-    public let fingerprint: String
+    package let fingerprint: String
     /// ``metrics`` as ``describe(_:)`` gives it (worked out once).
     let metricsDescription: String
     /// Measures text in the theme's fonts, parsed on first use (once per process): a rebuild
     /// that finds nothing changed never needs them.
-    public var measurer: TextMeasurer {
+    package var measurer: TextMeasurer {
         get throws(BuildError) {
             TextMeasurer(
                 regular: try FontCache.shared.metrics(for: metrics.regularFont),
@@ -45,12 +45,12 @@ public struct Theme: Sendable {
     }
 
     /// The templates every theme must provide.
-    public static let requiredTemplates = ["layout", "gallery", "cell-basic", "cell-image", "item", "404"]
+    package static let requiredTemplates = ["layout", "gallery", "cell-basic", "cell-image", "item", "404"]
 
     /// Loads the default theme with the site's overrides from `siteRoot/Templates`. With
     /// `digestCache`, the fonts' digests are remembered in that file between loads (see
     /// ``FileDigestCache``); a build keeps them in `ROOT/.marquee-cache/file-digests`.
-    public static func load(siteRoot: URL, metrics: ThemeMetrics = ThemeMetrics(), digestCache: URL? = nil) throws(BuildError) -> Theme {
+    package static func load(siteRoot: URL, metrics: ThemeMetrics = ThemeMetrics(), digestCache: URL? = nil) throws(BuildError) -> Theme {
         var files = defaultFiles()
         for (path, data) in readFolder(siteRoot.appending(path: "Templates")) { files[path] = data }
 
@@ -143,7 +143,7 @@ public struct Theme: Sendable {
     /// next ``load(siteRoot:metrics:digestCache:)``: `marquee` calls this before it reads its
     /// arguments, which take a few milliseconds of every run on one core while the other idles.
     /// (A load that comes first waits for it, or does it, and it is never done twice.)
-    public static func prepareDefault() {
+    package static func prepareDefault() {
         Thread.detachNewThread { _ = DefaultTheme.program }
     }
 

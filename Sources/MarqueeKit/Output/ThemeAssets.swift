@@ -2,24 +2,24 @@ import Foundation
 
 /// The theme's files as they go into the site, with content hashes in their names
 /// (`assets/marquee.3f9c2a1b.css`) so hosts can cache them forever.
-public struct ThemeAssets: Sendable {
+package struct ThemeAssets: Sendable {
     /// Path inside the site → contents.
-    public let files: [String: Data]
+    package let files: [String: Data]
     /// Path inside the site → a hash of its contents (``StableHasher``), so that a rebuild keeps
     /// the output's copy without reading it back (see ``OutputSet/reuse(_:digest:)``).
-    public let digests: [String: UInt64]
+    package let digests: [String: UInt64]
     /// Paths inside the site of the files pages link to.
-    public let stylesheet: String
+    package let stylesheet: String
     /// The expand/collapse script.
-    public let script: String
+    package let script: String
     /// The filter box's script.
-    public let filterScript: String
+    package let filterScript: String
     /// The regular font file (preloaded by pages).
-    public let regularFont: String
+    package let regularFont: String
     /// The bold font file (preloaded by pages).
-    public let boldFont: String
+    package let boldFont: String
     /// The fallback font file (CJK), loaded by browsers only for the code points it covers.
-    public let fallbackFont: String
+    package let fallbackFont: String
 
     /// Fingerprints the theme's assets. `themeFiles` are the files under `Templates/assets/`;
     /// the fonts' digests come through `fontDigests`.

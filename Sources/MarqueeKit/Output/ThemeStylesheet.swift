@@ -1,8 +1,8 @@
 /// The part of the stylesheet generated from ``ThemeMetrics``, so that CSS and the layout
 /// engine always agree: custom properties, the font faces and one media query per breakpoint.
-public enum ThemeStylesheet {
+package enum ThemeStylesheet {
     /// The generated CSS; font paths are relative to the stylesheet.
-    public static func css(for m: ThemeMetrics, regularFont: String, boldFont: String, fallbackFont: String) -> String {
+    package static func css(for m: ThemeMetrics, regularFont: String, boldFont: String, fallbackFont: String) -> String {
         func px(_ value: Double) -> String {
             value == value.rounded() ? "\(Int(value))px" : "\(value)px"
         }

@@ -41,27 +41,27 @@ public struct PluginSetting: Sendable, Equatable {
 ///   layout: { image_lines: 2 }
 ///   site-files: false
 /// ```
-public enum BuiltinPlugins {
+package enum BuiltinPlugins {
     /// What an option accepts.
-    public enum OptionKind: Sendable {
+    package enum OptionKind: Sendable {
         case int(ClosedRange<Int>)
         case bool
     }
 
     /// What a built-in plugin accepts in the config.
-    public struct Spec: Sendable {
+    package struct Spec: Sendable {
         /// The plugin's name in the config.
-        public let name: String
+        package let name: String
         /// What the plugin does, for error messages.
-        public let summary: String
+        package let summary: String
         /// Plugins the site cannot work without can only take options.
-        public let canDisable: Bool
+        package let canDisable: Bool
         /// The options it takes.
-        public let options: [(name: String, kind: OptionKind, help: String)]
+        package let options: [(name: String, kind: OptionKind, help: String)]
     }
 
     /// Every configurable built-in, in pipeline order.
-    public static let all: [Spec] = [
+    package static let all: [Spec] = [
         Spec(name: "markup", summary: "Markdown with cmark, feed HTML through the sanitizer", canDisable: false,
              options: [("smart_punctuation", .bool, "curly quotes and dashes in Markdown (default true)")]),
         Spec(name: "normalize", summary: "duplicates, fallback titles, intros, slugs", canDisable: false, options: []),
@@ -76,7 +76,7 @@ public enum BuiltinPlugins {
     ]
 
     /// The plugins after the sources, configured by `settings`, in pipeline order.
-    public static func make(_ settings: [String: PluginSetting]) -> [any Plugin] {
+    package static func make(_ settings: [String: PluginSetting]) -> [any Plugin] {
         func setting(_ name: String) -> PluginSetting { settings[name] ?? PluginSetting() }
         var plugins: [any Plugin] = [
             MarkupPlugin(smartPunctuation: setting("markup").bool("smart_punctuation") ?? true),

@@ -60,6 +60,9 @@ public struct Item: Sendable {
         }
         set { setBodyHTML(.text(newValue), digest: nil) }
     }
+    /// The text of ``bodyHTML`` without its markup, blocks separated by a space: what a plugin
+    /// counts or searches.
+    public var bodyText: String { TextBlocks.plainText(fromHTML: bodyHTML) }
     /// Every image the source offers for the item, in the source's order.
     public var images: [ImageCandidate] {
         get { storage.fields.images }
@@ -332,7 +335,7 @@ extension Item {
     /// it, except `body` (pages show `bodyHTML`, which is added by its ``bodyHTMLDigest``). Pages
     /// made from items and the site's settings are the same when their items' digests are. A
     /// new field must be added here.
-    public func combine(into hasher: inout StableHasher) {
+    package func combine(into hasher: inout StableHasher) {
         // Field by field: array literals of the fields cost more retains and allocations than
         // the hashing itself.
         hasher.combine(id)

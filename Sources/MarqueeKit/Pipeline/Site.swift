@@ -28,10 +28,15 @@ public struct Site: Sendable {
     /// The site described by `ROOT/Content/site.yml`, with the built-in plugins assembled from it:
     /// one source per `sources:` entry, then markup, normalize, layout, pages, site files, feed and assets.
     ///
-    /// Remote feeds are fetched with `fetchOptions` and cached in `ROOT/.marquee-cache/feeds`.
-    /// `baseURL`, when given, replaces the config's `base_url`.
-    public static func fromConfig(
-        root: URL, output: URL? = nil, baseURL: URL? = nil, fetchOptions: FeedFetcher.Options = .init()
+    /// Remote feeds are fetched with the default timeouts and limits and cached in
+    /// `ROOT/.marquee-cache/feeds`. `baseURL`, when given, replaces the config's `base_url`.
+    public static func fromConfig(root: URL, output: URL? = nil, baseURL: URL? = nil) throws(BuildError) -> Site {
+        try fromConfig(root: root, output: output, baseURL: baseURL, fetchOptions: FeedFetcher.Options())
+    }
+
+    /// ``fromConfig(root:output:baseURL:)`` with remote feeds fetched under `fetchOptions`.
+    package static func fromConfig(
+        root: URL, output: URL?, baseURL: URL?, fetchOptions: FeedFetcher.Options
     ) throws(BuildError) -> Site {
         let root = root.standardizedFileURL
         let configFile = root.appending(path: "Content/site.yml")

@@ -8,13 +8,13 @@ import Foundation
 ///
 /// `marquee serve` polls these to know when to rebuild; a build stamps `Content/` the same way
 /// to know when it can stop before loading.
-public struct SourceStamps: Equatable, Sendable {
+package struct SourceStamps: Equatable, Sendable {
     private let stamps: [String]
 
     /// Stamps the folders `folders` (relative to `root`) and the files `files` outside them (a
     /// movie list at `../data/movies.json`) as they are now; a missing folder stamps as empty,
     /// a missing file as missing.
-    public init(root: URL, folders: [String] = ["Content", "Templates"], files: [URL] = []) {
+    package init(root: URL, folders: [String] = ["Content", "Templates"], files: [URL] = []) {
         let folderPaths = folders.map { root.appending(path: $0).standardizedFileURL.path }
         let outside = files.map(\.standardizedFileURL.path).filter { file in
             !folderPaths.contains { file.hasPrefix($0 + "/") }

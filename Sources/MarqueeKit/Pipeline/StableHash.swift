@@ -5,18 +5,18 @@ import Foundation
 /// (MurmurHash3's steps, then its final avalanche), and long texts sixteen bytes at a time in four
 /// independent lanes, so hashing every description of a large site on each rebuild stays cheap.
 /// Not for security: a crafted collision could at worst keep a stale page.
-public struct StableHasher: Sendable {
+package struct StableHasher: Sendable {
     /// Changes whenever the hash of any input does (2: long texts folded by 128-bit products).
     /// What outlives one program's builds keeps it beside the digests it holds (the memo and
     /// the build state are another program's after any upgrade anyway).
-    public static let version = 2
+    package static let version = 2
 
     /// The hash of everything combined so far.
-    public var value: UInt64 { Self.avalanche(state) }
+    package var value: UInt64 { Self.avalanche(state) }
     private var state: UInt64 = 0x243F_6A88_85A3_08D3
 
     /// Creates a hasher; `namespace` keeps keys of different uses apart.
-    public init(_ namespace: String = "") {
+    package init(_ namespace: String = "") {
         if !namespace.isEmpty { combine(namespace) }
     }
 
@@ -45,7 +45,7 @@ public struct StableHasher: Sendable {
     }
 
     /// Adds a string (its length too, so `"ab" + "c"` and `"a" + "bc"` differ).
-    public mutating func combine(_ text: String) {
+    package mutating func combine(_ text: String) {
         // In place when the string's bytes are at hand (a native string), without the copy (a
         // retain and release) that `withUTF8` needs.
         if let done: Void = text.utf8.withContiguousStorageIfAvailable({ combine(UnsafeRawBufferPointer($0)) }) { return done }
@@ -54,7 +54,7 @@ public struct StableHasher: Sendable {
     }
 
     /// Adds raw bytes.
-    public mutating func combine(bytes data: Data) {
+    package mutating func combine(bytes data: Data) {
         data.withUnsafeBytes { combine($0) }
     }
 
@@ -91,20 +91,20 @@ public struct StableHasher: Sendable {
     }
 
     /// Adds a number.
-    public mutating func combine(_ number: Int) {
+    package mutating func combine(_ number: Int) {
         mix(UInt64(bitPattern: Int64(number)))
     }
 
     /// The hash as 16 hex digits.
-    public var hex: String { StableHash.hexDigits(value) }
+    package var hex: String { StableHash.hexDigits(value) }
 
     /// The hash of some bytes (a file's contents), as 16 hex digits.
-    public static func hex(of data: Data) -> String {
+    package static func hex(of data: Data) -> String {
         StableHash.hexDigits(value(of: data))
     }
 
     /// The hash of some bytes (a file's contents).
-    public static func value(of data: Data) -> UInt64 {
+    package static func value(of data: Data) -> UInt64 {
         var hasher = StableHasher()
         hasher.combine(bytes: data)
         return hasher.value
@@ -120,23 +120,23 @@ public struct StableHasher: Sendable {
 
 /// A 64-bit FNV-1a hash of short strings, for item ids and fallback slugs: these appear in the
 /// site's URLs, so the algorithm must never change. Not for security.
-public enum StableHash {
+package enum StableHash {
     /// The hash of some strings, as 16 hex digits.
-    public static func hex(_ parts: String...) -> String {
+    package static func hex(_ parts: String...) -> String {
         var hash = Parts()
         for part in parts { hash.add(part) }
         return hash.hex
     }
 
     /// ``hex(_:)`` fed one part at a time, for when the parts are known at different times.
-    public struct Parts: Sendable {
+    package struct Parts: Sendable {
         private var hash: UInt64 = 0xcbf2_9ce4_8422_2325
 
         /// Starts with no parts.
-        public init() {}
+        package init() {}
 
         /// Adds the next part.
-        public mutating func add(_ part: String) {
+        package mutating func add(_ part: String) {
             var part = part
             part.withUTF8 { bytes in
                 for byte in bytes {
@@ -149,7 +149,7 @@ public enum StableHash {
         }
 
         /// The hash of the parts so far, as 16 hex digits.
-        public var hex: String { StableHash.hexDigits(hash) }
+        package var hex: String { StableHash.hexDigits(hash) }
 
         /// ``hex`` after `prefix`, made as one string.
         func hex(prefixedBy prefix: StaticString) -> String { StableHash.hexDigits(hash, prefixedBy: prefix) }
@@ -167,7 +167,7 @@ public enum StableHash {
         /// four hashes advance side by side, so the processor overlaps their multiplies. Every
         /// part is followed by the byte 0xFF, which is exactly what ``add(_:)`` mixes in after a
         /// part (and which UTF-8 never holds), so a list is hashed as one run of bytes.
-        public static func of(_ lists: some Collection<[String]>) -> [Parts] {
+        package static func of(_ lists: some Collection<[String]>) -> [Parts] {
             var bytes: [UInt8] = []
             var ends: [Int] = []
             ends.reserveCapacity(lists.count)

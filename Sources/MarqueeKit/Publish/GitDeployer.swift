@@ -2,16 +2,16 @@ import Foundation
 
 /// Publishes a built site to a branch of a git remote, the GitHub Pages way: the output folder
 /// becomes the single commit of that branch (force-pushed), so the branch holds exactly the site.
-public struct GitDeployer: Sendable {
+package struct GitDeployer: Sendable {
     /// The remote as configured.
-    public let remote: String
+    package let remote: String
     /// The branch to publish to.
-    public let branch: String
+    package let branch: String
     /// The folder relative remotes are resolved against (the site root).
-    public let workingDirectory: URL
+    package let workingDirectory: URL
 
     /// Creates a deployer.
-    public init(remote: String, branch: String, workingDirectory: URL) {
+    package init(remote: String, branch: String, workingDirectory: URL) {
         self.remote = remote
         self.branch = branch
         self.workingDirectory = workingDirectory
@@ -19,7 +19,7 @@ public struct GitDeployer: Sendable {
 
     /// `marquee deploy`: builds the site at `root` and, only if the build succeeds, publishes its
     /// output to the remote and branch of the config's `deploy:` section.
-    public static func buildAndPublish(
+    package static func buildAndPublish(
         root: URL, message: String? = nil, progress: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws(BuildError) -> (report: BuildReport, commit: String, deploy: DeployConfig) {
         let site = try Site.fromConfig(root: root)
@@ -34,7 +34,7 @@ public struct GitDeployer: Sendable {
     }
 
     /// Commits `site` and pushes it; returns the commit id.
-    public func publish(_ site: URL, message: String) throws(BuildError) -> String {
+    package func publish(_ site: URL, message: String) throws(BuildError) -> String {
         let fileManager = FileManager.default
         let stage = fileManager.temporaryDirectory.appending(path: "marquee-deploy-\(UUID().uuidString)")
         defer { try? fileManager.removeItem(at: stage) }

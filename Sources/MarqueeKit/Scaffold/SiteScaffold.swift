@@ -2,11 +2,11 @@ import Foundation
 
 /// `marquee init`: a new site folder that builds and serves at once — a config, a small movie
 /// list with a poster, a local Media RSS feed, and the default theme's templates to customise.
-public enum SiteScaffold {
+package enum SiteScaffold {
     /// Writes the scaffold into `folder`. Refuses a folder that has files unless `force` is set
     /// (then only the scaffold's own files are replaced). Returns the paths written.
     @discardableResult
-    public static func create(in folder: URL, force: Bool = false) throws(BuildError) -> [String] {
+    package static func create(in folder: URL, force: Bool = false) throws(BuildError) -> [String] {
         let fileManager = FileManager.default
         if let existing = try? fileManager.contentsOfDirectory(atPath: folder.path), !existing.isEmpty, !force {
             throw BuildError(file: folder.path, "the folder is not empty; choose a new folder, or pass --force to write the scaffold into it anyway.")

@@ -28,7 +28,7 @@ public struct ReadingTimePlugin: Plugin {
             throw BuildError("wordsPerMinute must be positive, not \(wordsPerMinute).")
         }
         for index in items.indices {
-            let words = TextBlocks.plainText(fromHTML: items[index].bodyHTML).split(whereSeparator: \.isWhitespace).count
+            let words = items[index].bodyText.split(whereSeparator: \.isWhitespace).count
             let minutes = max(1, (words + wordsPerMinute - 1) / wordsPerMinute)
             items[index].metadata[ReadingMinutes.self] = minutes
             items[index].badges.append("\(minutes) min read")
