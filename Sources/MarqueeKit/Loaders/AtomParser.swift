@@ -6,13 +6,13 @@ enum AtomParser {
     static let ns = FeedNamespace.atom
 
     static func parse(
-        _ root: XMLTreeElement, display: String, localImage: LocalImageResolver?, intro: IntroMaker = FeedIntro.text(of:), supply: FeedItemSupply? = nil
+        _ root: XMLTreeElement, display: String, localImage: LocalImageResolver?, intro: IntroMaker = FeedIntro.text(of:)
     ) throws(BuildError) -> ParsedFeed {
         let feedBase = base(of: root, parent: nil)
         let link = alternateLink(root, base: feedBase).flatMap(URL.init(string:))
         let title = root.child("title", ns).map(textConstruct) ?? ""
         let feedAuthor = root.child("author", ns)?.child("name", ns)?.trimmedText
-        let items = FeedItems.made(root.children("entry", ns), supply: supply, localImage: localImage) {
+        let items = FeedItems.made(root.children("entry", ns), localImage: localImage) {
             entry($0, feedTitle: title, feedBase: feedBase ?? link, feedAuthor: feedAuthor, localImage: $1, intro: intro)
         }
         return ParsedFeed(title: title, link: link, items: items)

@@ -46,7 +46,7 @@ package struct FeedSource: Plugin {
             // Relative image paths in a local feed name files beside it.
             feed = try FeedParser.parse(data, display: display, intro: intro, localImage: { reference in
                 try? context.localAssets.register(reference, relativeTo: folder)
-            }, memo: context.memo)
+            })
             fallbackName = file.deletingPathExtension().lastPathComponent
         case .remote(let url):
             guard let remote = await loadRemote(url, intro: intro, context: context) else { return [] }
@@ -82,7 +82,7 @@ package struct FeedSource: Plugin {
         /// and removed, so that the next build fetches the feed whole.
         func parseCached(_ body: Data) -> ParsedFeed? {
             do {
-                return try FeedParser.parse(body, display: display, intro: intro, memo: context.memo)
+                return try FeedParser.parse(body, display: display, intro: intro)
             } catch {
                 fetcher.cache.remove(url)
                 context.warn(BuildWarning(
@@ -113,7 +113,7 @@ package struct FeedSource: Plugin {
                 return parseCached(body)
             case .fresh(let body, let etag, let lastModified):
                 do {
-                    let feed = try FeedParser.parse(body, display: display, intro: intro, memo: context.memo)
+                    let feed = try FeedParser.parse(body, display: display, intro: intro)
                     fetcher.cache.store(url, body: body, etag: etag, lastModified: lastModified)
                     return feed
                 } catch {
@@ -138,43 +138,23 @@ package typealias IntroMaker = @Sendable (Markup) -> String
 package enum FeedParser {
     /// Parses a feed of any supported format; `localImage` maps relative image paths of local feeds,
     /// and `intro` makes the items' intros (a build passes one that remembers them in its memo).
-    /// With a `memo`, the items whose bytes (and the feed around them) the last build read are
-    /// taken from it instead of being parsed and made again.
     package static func parse(
-        _ data: Data, display: String, intro: @escaping IntroMaker = FeedIntro.text(of:), localImage: LocalImageResolver? = nil,
-        memo: BuildMemo? = nil
+        _ data: Data, display: String, intro: @escaping IntroMaker = FeedIntro.text(of:), localImage: LocalImageResolver? = nil
     ) throws(BuildError) -> ParsedFeed {
         if looksLikeHTML(data) {
             throw BuildError(file: display, place: .lineColumn(line: 1, column: 1), "this is an HTML page, not a feed; check the feed's address.")
         }
         if firstSignificantByte(data) == UInt8(ascii: "{") {
-            return try JSONFeedParser.parse(data, display: display, localImage: localImage, intro: intro, memo: memo)
+            return try JSONFeedParser.parse(data, display: display, localImage: localImage, intro: intro)
         }
-        // Cut at its items, the document is parsed on every core (and unchanged items not at all);
-        // a document that cannot be is parsed whole.
-        let prepared = try XMLTree.prepared(data, display: display)
-        let supply = XMLItemCut(prepared).flatMap { FeedItemSupply(cut: $0, memo: memo, readsLocalImages: localImage != nil) }
-        let root: XMLTreeElement
-        if let supply {
-            root = supply.root
-        } else {
-            root = try XMLTree.parse(prepared: prepared, display: display)
-        }
-        return try feed(from: root, display: display, intro: intro, localImage: localImage, supply: supply)
-    }
-
-    /// The feed of an XML document's tree, in the format its root names; its items' stand-ins
-    /// (when the document was cut) come from `supply`.
-    static func feed(
-        from root: XMLTreeElement, display: String, intro: @escaping IntroMaker, localImage: LocalImageResolver?, supply: FeedItemSupply?
-    ) throws(BuildError) -> ParsedFeed {
+        let root = try XMLTree.parse(data, display: display)
         switch (root.name, root.namespace) {
         case ("rss", FeedNamespace.none):
-            return try RSSParser.parse(root, display: display, localImage: localImage, intro: intro, supply: supply)
+            return try RSSParser.parse(root, display: display, localImage: localImage, intro: intro)
         case ("RDF", FeedNamespace.rdf):
-            return try RSSParser.parseRDF(root, display: display, localImage: localImage, intro: intro, supply: supply)
+            return try RSSParser.parseRDF(root, display: display, localImage: localImage, intro: intro)
         case ("feed", FeedNamespace.atom):
-            return try AtomParser.parse(root, display: display, localImage: localImage, intro: intro, supply: supply)
+            return try AtomParser.parse(root, display: display, localImage: localImage, intro: intro)
         case ("html", _), ("HTML", _):
             throw BuildError(file: display, place: .lineColumn(line: root.line, column: 1), "this is an HTML page, not a feed; check the feed's address.")
         default:

@@ -2,37 +2,19 @@ import Foundation
 
 /// JSON Feed 1.0 and 1.1 (https://jsonfeed.org/version/1.1).
 enum JSONFeedParser {
-    /// The feed in `data`. With a `memo`, items whose bytes (and the document around the items)
-    /// the last build read are taken from it (see ``JSONFeedCut``).
-    static func parse(
-        _ data: Data, display: String, localImage: LocalImageResolver?, intro: IntroMaker = FeedIntro.text(of:), memo: BuildMemo? = nil
-    ) throws(BuildError) -> ParsedFeed {
-        // Cut at its items, the document's items are parsed on every core (unchanged ones not at
-        // all); a document that cannot be is parsed whole.
-        if let cut = JSONFeedCut(data), let skeleton = try? JSONParser.parse(cut.skeleton),
-           let sources = cut.sources(memo: memo, readsLocalImages: localImage != nil) {
-            return try parse(skeleton, items: sources, memo: memo, display: display, localImage: localImage, intro: intro)
-        }
-        return try parsedWhole(data, display: display, localImage: localImage, intro: intro)
-    }
-
-    /// The feed in `data` parsed whole, never cut.
-    static func parsedWhole(_ data: Data, display: String, localImage: LocalImageResolver?, intro: IntroMaker = FeedIntro.text(of:)) throws(BuildError) -> ParsedFeed {
+    /// The feed in `data`.
+    static func parse(_ data: Data, display: String, localImage: LocalImageResolver?, intro: IntroMaker = FeedIntro.text(of:)) throws(BuildError) -> ParsedFeed {
         let document: JSONValue
         do {
             document = try JSONParser.parse(data)
         } catch {
             throw BuildError(file: display, place: .lineColumn(line: error.line, column: error.column), error.message + ".")
         }
-        return try parse(document, items: nil, memo: nil, display: display, localImage: localImage, intro: intro)
+        return try parse(document, display: display, localImage: localImage, intro: intro)
     }
 
-    /// The feed of a parsed `document`, its items from `sources` when it was cut (its `items`
-    /// array is then empty).
-    private static func parse(
-        _ document: JSONValue, items sources: [FeedItemSource<JSONValue>]?, memo: BuildMemo?, display: String, localImage: LocalImageResolver?,
-        intro: IntroMaker
-    ) throws(BuildError) -> ParsedFeed {
+    /// The feed of a parsed `document`.
+    private static func parse(_ document: JSONValue, display: String, localImage: LocalImageResolver?, intro: IntroMaker) throws(BuildError) -> ParsedFeed {
         guard case .string(let version)? = document["version"], version.contains("jsonfeed.org/version/") else {
             throw BuildError(file: display, place: .path("version"), "this JSON is not a JSON Feed (no \"version\": \"https://jsonfeed.org/version/1.1\"); for a movie list use `type: movies`.")
         }
@@ -47,15 +29,8 @@ enum JSONFeedParser {
                 throw BuildError(file: display, place: .path("items[\(index)]"), "expected an item object, found \(entry.kindName).")
             }
         }
-        let items: [Item]
-        if let sources {
-            items = FeedItems.made(sources, memo: memo, localImage: localImage) {
-                item($0, feedTitle: title, base: link, feedAuthor: feedAuthor, localImage: $1, intro: intro)
-            }
-        } else {
-            items = FeedItems.made(count: entries.count, localImage: localImage) {
-                item(entries[$0], feedTitle: title, base: link, feedAuthor: feedAuthor, localImage: $1, intro: intro)
-            }
+        let items = FeedItems.made(count: entries.count, localImage: localImage) {
+            item(entries[$0], feedTitle: title, base: link, feedAuthor: feedAuthor, localImage: $1, intro: intro)
         }
         return ParsedFeed(title: title, link: link, items: items)
     }

@@ -31,50 +31,13 @@ enum FeedItems {
         return drafts.indices.map { drafts[$0].askedForLocalImage ? make($0, localImage!) : drafts[$0].item }
     }
 
-    /// The items of `elements` (elements of the document's tree), as ``made(count:localImage:_:)``
-    /// makes them; with a `supply`, those of its stand-ins come from ``made(_:memo:localImage:_:)``.
+    /// The items of `elements` (elements of the document's tree), as ``made(count:localImage:_:)`` makes them.
     static func made(
-        _ elements: [XMLTreeElement], supply: FeedItemSupply?, localImage: LocalImageResolver?,
+        _ elements: [XMLTreeElement], localImage: LocalImageResolver?,
         _ make: @Sendable (_ element: XMLTreeElement, _ localImage: LocalImageResolver?) -> Item
     ) -> [Item] {
-        guard let supply else { return made(count: elements.count, localImage: localImage) { make(elements[$0], $1) } }
-        return made(elements.flatMap(supply.sources(of:)), memo: supply.memo, localImage: localImage, make)
+        made(count: elements.count, localImage: localImage) { make(elements[$0], $1) }
     }
-
-    /// The items of `sources`, as ``made(count:localImage:_:)`` makes them, but that an item the
-    /// last build made of the same bytes is taken as it was, and the others, once made, are
-    /// remembered in `memo` under their key (unless they read local images, which copies files:
-    /// only pure results are remembered). An item made of its key's bytes alone has an origin
-    /// made of the key (``Item/originDigest``): the fingerprint and the page digests then take
-    /// one number for each of a large feed's unchanged items instead of hashing all its fields.
-    static func made<Element: Sendable>(
-        _ sources: [FeedItemSource<Element>], memo: BuildMemo?, localImage: LocalImageResolver?,
-        _ make: @Sendable (_ element: Element, _ localImage: LocalImageResolver?) -> Item
-    ) -> [Item] {
-        let drafts = sources.concurrentMap { source in
-            var draft = source.remembered.map { (item: $0, askedForLocalImage: false) }
-                ?? drafted(localImage: localImage) { make(source.element, $0) }
-            // A remembered item has its origin already (``FeedItemRecord/remembered(in:key:)``).
-            guard !draft.askedForLocalImage, source.remembered == nil, let key = source.key else { return draft }
-            if let memo {
-                // Its body's digest goes into the record, and stays on the item for later stages.
-                draft.item.recordBodyDigest()
-                if let record = FeedItemRecord.text(of: draft.item) { memo.store(record, for: key) }
-            }
-            draft.item.setOrigin(origin(ofKey: key))
-            return draft
-        }
-        return drafts.indices.map { drafts[$0].askedForLocalImage ? make(sources[$0].element, localImage!) : drafts[$0].item }
-    }
-
-    /// The origin (``Item/originDigest``) of an item made of the bytes under memo key `key` alone.
-    static func origin(ofKey key: UInt64) -> UInt64 {
-        var origin = originNamespace
-        origin.combine(Int(truncatingIfNeeded: key))
-        return origin.value
-    }
-
-    private static let originNamespace = StableHasher("feed-item-origin")
 
     /// `make(resolver)`, where the resolver (when there is a real one) only notes that it was asked.
     private static func drafted(localImage: LocalImageResolver?, _ make: (LocalImageResolver?) -> Item) -> (item: Item, askedForLocalImage: Bool) {
@@ -90,27 +53,6 @@ enum FeedItems {
     /// Raised when an item's making asks for a local image; read and written by one core.
     private final class Asked: @unchecked Sendable {
         var raised = false
-    }
-}
-
-/// What a feed item is made from: the item the last build made of the same bytes, if any, or the
-/// element (an XML element, a JSON value) to make it from, and the memo key to remember it under
-/// (nil: not remembered).
-struct FeedItemSource<Element: Sendable>: Sendable {
-    var remembered: Item?
-    var element: Element
-    var key: UInt64?
-
-    /// The memo key of an item of `format` whose bytes are `piece`: with the ``FeedFrame`` digest
-    /// of the bytes around the items, what else the item is read under (`context`: an XML
-    /// feed's namespace declarations), and whether local images are read.
-    static func key(format: String, frame: UInt64, context: [UInt8] = [], readsLocalImages: Bool, piece: UnsafeRawBufferPointer) -> UInt64 {
-        var key = StableHasher(format)
-        key.combine(Int(truncatingIfNeeded: frame))
-        context.withUnsafeBytes { key.combine($0) }
-        key.combine(readsLocalImages ? 1 : 0)
-        key.combine(piece)
-        return key.value
     }
 }
 

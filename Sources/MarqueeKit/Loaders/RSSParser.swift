@@ -4,27 +4,27 @@ import Foundation
 enum RSSParser {
     /// RSS 1.0: `<rdf:RDF>` whose items stand beside the channel, in the RSS 1.0 namespace.
     static func parseRDF(
-        _ root: XMLTreeElement, display: String, localImage: LocalImageResolver?, intro: IntroMaker = FeedIntro.text(of:), supply: FeedItemSupply? = nil
+        _ root: XMLTreeElement, display: String, localImage: LocalImageResolver?, intro: IntroMaker = FeedIntro.text(of:)
     ) throws(BuildError) -> ParsedFeed {
         let ns = FeedNamespace.rss1
         let channel = root.child("channel", ns)
         let link = channel?.child("link", ns).flatMap { URL(string: $0.trimmedText) }
         let title = FeedText.plainTitle(channel?.child("title", ns)?.text ?? "")
-        let items = FeedItems.made(root.children("item", ns), supply: supply, localImage: localImage) {
+        let items = FeedItems.made(root.children("item", ns), localImage: localImage) {
             item(from: $0, feedTitle: title, base: link, localImage: $1, intro: intro, namespace: ns)
         }
         return ParsedFeed(title: title, link: link, items: items)
     }
 
     static func parse(
-        _ root: XMLTreeElement, display: String, localImage: LocalImageResolver?, intro: IntroMaker = FeedIntro.text(of:), supply: FeedItemSupply? = nil
+        _ root: XMLTreeElement, display: String, localImage: LocalImageResolver?, intro: IntroMaker = FeedIntro.text(of:)
     ) throws(BuildError) -> ParsedFeed {
         guard let channel = root.child("channel", FeedNamespace.none) else {
             throw BuildError(file: display, place: .lineColumn(line: root.line, column: 1), "this RSS document has no <channel>.")
         }
         let link = channel.child("link", FeedNamespace.none).flatMap { URL(string: $0.trimmedText) }
         let title = FeedText.plainTitle(channel.child("title", FeedNamespace.none)?.text ?? "")
-        let items = FeedItems.made(channel.children("item", FeedNamespace.none), supply: supply, localImage: localImage) {
+        let items = FeedItems.made(channel.children("item", FeedNamespace.none), localImage: localImage) {
             item(from: $0, feedTitle: title, base: link, localImage: $1, intro: intro)
         }
         return ParsedFeed(title: title, link: link, items: items)

@@ -40,8 +40,6 @@ public struct Item: Sendable {
             switch storage.fields.body {
             case .given(let markup): markup
             case .undecodedMarkdown(let text, let base): .markdown(text.decoded, base: base)
-            case .remembered(let text, let form, let base):
-                Self.markup(form, text.text, base: base.flatMap { URL(string: $0.text) })
             }
         }
         set {
@@ -163,12 +161,10 @@ public struct Item: Sendable {
 
     /// `body` as stored: as given, or a description still in the bytes it was read from (see
     /// ``init(id:source:title:link:intro:storedBody:bodyDigest:images:author:date:tags:originDigest:)``):
-    /// a movie's Markdown in its JSON file, or a feed item's text and base URL in the memo of the
-    /// last build (``FeedItemRecord``).
+    /// a movie's Markdown in its JSON file.
     enum StoredBody: Sendable {
         case given(Markup)
         case undecodedMarkdown(JSONText, base: URL?)
-        case remembered(MemoText, form: BodyForm, base: MemoText?)
     }
 
     /// `bodyHTML` as stored: its text, or where the memo of the last build holds it. A rebuild
@@ -237,21 +233,11 @@ extension Item {
         case .given(.markdown), .undecodedMarkdown: .markdown
         case .given(.html): .html
         case .given(.text): .text
-        case .remembered(_, let form, _): form
         }
     }
 
     /// The forms of ``Markup``.
     enum BodyForm: Sendable { case markdown, html, text }
-
-    /// The description of form `form` with `text` and `base` (which plain text has none of).
-    static func markup(_ form: BodyForm, _ text: String, base: URL?) -> Markup {
-        switch form {
-        case .markdown: .markdown(text, base: base)
-        case .html: .html(text, base: base)
-        case .text: .text(text)
-        }
-    }
 
     /// An item whose body is `storedBody`, with its ``bodyDigest`` when the source worked it out:
     /// a rebuild takes an unchanged movie's description from the list's bytes, decoded only when
@@ -266,13 +252,6 @@ extension Item {
             id: id, source: source, title: title, link: link, intro: intro, body: storedBody, bodyHTML: .text(""), images: images,
             author: author, date: date, tags: tags, slug: "", cell: nil, badges: [], metadata: ItemMetadata(),
             markdownRendering: nil, bodyDigest: bodyDigest, bodyHTMLDigest: nil, originDigest: originDigest))
-    }
-
-    /// Gives the item the origin `origin`: for a built-in source that knows a hash of everything
-    /// it made the item from (a feed item's memo key, see ``FeedItems``).
-    mutating func setOrigin(_ origin: UInt64) {
-        makeStorageUnique()
-        storage.fields.originDigest = origin
     }
 
     /// Gives the item an origin again after a built-in stage changed it, when it had one
@@ -294,7 +273,7 @@ extension Item {
     var bodyIsUndecoded: Bool {
         switch storage.fields.body {
         case .given: false
-        case .undecodedMarkdown, .remembered: true
+        case .undecodedMarkdown: true
         }
     }
 
