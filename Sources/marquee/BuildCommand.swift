@@ -5,7 +5,7 @@ import MarqueeKit
 struct Build: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         // Named here: the default name comes from `String(describing:)` of the type, whose
-        // protocol lookups scan every conformance record of this large binary (~0.5 ms each).
+        // protocol lookups scan every conformance record of this large binary.
         commandName: "build",
         abstract: "Build the site into its output folder.",
         discussion: """

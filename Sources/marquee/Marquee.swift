@@ -18,7 +18,7 @@ struct Marquee: AsyncParsableCommand {
         defaultSubcommand: nil)
 
     static func main() async {
-        // Reading the arguments takes one core a few milliseconds; for the commands that build,
+        // Reading the arguments keeps one core busy; for the commands that build,
         // the default theme is made ready on the other meanwhile.
         if let command = CommandLine.arguments.dropFirst().first, command == "build" || command == "serve" {
             Theme.prepareDefault()

@@ -116,3 +116,13 @@ extension FileIO {
         return result
     }
 }
+
+/// Notes which pages reach post-processing (reused pages do not).
+final class PageCounter: Plugin, Sendable {
+    let name = "page-counter"
+    private let pages = Locked<[String]>([])
+    func postProcess(_ file: inout OutputFile, in context: BuildContext) throws {
+        if file.isPage { pages.withLock { $0.append(file.path) } }
+    }
+    func take() -> [String] { pages.withLock { let all = $0.sorted(); $0 = []; return all } }
+}

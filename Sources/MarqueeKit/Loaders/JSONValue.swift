@@ -59,8 +59,8 @@ package struct JSONParser {
     package static let maximumDepth = 256
 
 
-    /// The document's bytes, borrowed for the length of ``parse(_:)`` (read in place: copying a
-    /// 10 MB list into an array, and checking every index into it, cost a third of parsing).
+    /// The document's bytes, borrowed for the length of ``parse(_:)`` (read in place rather than
+    /// copied into an array whose every index would be checked).
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 

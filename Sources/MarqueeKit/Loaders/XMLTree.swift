@@ -168,8 +168,8 @@ package enum XMLTree {
 
     /// The encoding an XML declaration names, in ASCII lower case: the first `encoding` followed
     /// by `=` and a quoted name of letters, digits, `.`, `_` and `-`, blanks allowed around the
-    /// `=`. Nil when there is none. (Read by bytes: a regular expression was compiled for it on
-    /// every feed, ~1.5 ms.)
+    /// `=`. Nil when there is none. (Read by bytes rather than with a regular expression, which
+    /// would be compiled again for every feed.)
     static func declaredEncoding(_ declaration: some Collection<UInt8>) -> String? {
         let bytes = declaration.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
         func isQuote(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") }

@@ -30,8 +30,8 @@ struct ChangeJournal: Codable {
 
     /// Writes the journal beside the output (after this, the change will happen even if the
     /// process dies). Written without `fsync` (which `Data.write(to:)` does): a killed process
-    /// leaves its writes to the kernel, and waiting for the disk took 0.5–0.9 ms of a one-item
-    /// rebuild, more while the disk is busy. (Power loss is not guarded against: the staged
+    /// leaves its writes to the kernel, and waiting for the disk would be the larger part of a
+    /// one-item rebuild. (Power loss is not guarded against: the staged
     /// pages are not synced either.)
     func record() throws(BuildError) {
         let location = Self.location(for: output)
@@ -48,8 +48,8 @@ struct ChangeJournal: Codable {
 
     /// Moves and removes what is still to do; safe to run again after an interruption.
     func perform() throws(BuildError) {
-        // On every core: a move that replaces a file frees the old one, 0.3–0.9 ms each on this
-        // ext4 disk (a rename to a new name takes 0.05 ms), and the moves are independent.
+        // On every core: a move that replaces a file frees the old one, which takes the file
+        // system far longer than the rename itself, and the moves are independent.
         let stagingPath = staging.path, outputPath = output.path
         _ = try moves.concurrentMap { (path: String) throws(BuildError) in
             let source = stagingPath + "/" + path

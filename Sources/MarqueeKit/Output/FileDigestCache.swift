@@ -3,8 +3,8 @@ import Foundation
 /// Digests (``StableHasher`` values) of large files that rarely change, remembered between
 /// builds by the files' change stamps (``FileIO/changeStamp(of:)``: device, inode, size,
 /// modification and change times; any write changes the change time, which no program can set
-/// back). The theme's fonts are 5 MB, and hashing them was a third of loading the theme, which
-/// every build does, a no-op one too.
+/// back). The theme's fonts are megabytes, and every build loads the theme,
+/// a no-op one too.
 ///
 /// Kept in one small text file, `digest stamp… path` per line after a first line naming the
 /// hash's version (``StableHasher/version``), rewritten whole (``FileIO/replace(_:with:)``)

@@ -60,8 +60,7 @@ enum FileIO {
 
     /// Replaces the file at `path` with `bytes` whole: written to a temporary file beside it and
     /// renamed over it, so a reader sees the old file or the new one. Not synced to the disk (as
-    /// Foundation's atomic writes are, each `fsync` waiting a millisecond or more for a busy
-    /// disk): for the build's own caches, which a later build checks and remakes when damaged.
+    /// Foundation's atomic writes are, each `fsync` waiting for the disk): for the build's own caches, which a later build checks and remakes when damaged.
     /// False when writing failed (the old file is left as it was).
     @discardableResult
     static func replace(_ path: String, with bytes: UnsafeRawBufferPointer) -> Bool {
@@ -156,8 +155,8 @@ enum FileIO {
 }
 
 /// A folder held open, so that paths inside it are looked up from it (`fstatat`): the kernel
-/// then walks only the relative part of each path. On this kind of machine a system call costs
-/// microseconds, and a rebuild looks up every page and folder of the output.
+/// then walks only the relative part of each path, and a rebuild looks up every page and folder
+/// of the output.
 final class OpenFolder: Sendable {
     /// The open folder, for the `…at` calls.
     let descriptor: Int32
@@ -225,7 +224,7 @@ extension stat {
 /// Looks paths up inside an open folder from one of their folders, held open while consecutive
 /// paths share it: `items/x/index.html` and `items/x` are looked up as `x/index.html` and `x`
 /// from `items/`, opened once for a run of item pages. The kernel then walks one name fewer for
-/// each (checking 10,000 item pages and their folders took ~7 % less in a C loop).
+/// each.
 struct NearbyLookup {
     private let root: OpenFolder
     /// The folder last opened, by its path inside `root` (an empty path: none yet), and the

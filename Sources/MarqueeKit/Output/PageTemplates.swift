@@ -7,8 +7,8 @@ import Mustache
 /// compare the two).
 ///
 /// Why: swift-mustache looks every name up through `Any` and a ladder of protocol casts, splits
-/// dotted names on each lookup and returns a `String` per tag; that was over 40 % of a full
-/// build's CPU time (BENCHMARKS.md, session 7).
+/// dotted names on each lookup and returns a `String` per tag, which made rendering the larger
+/// part of a full build.
 struct PageTemplates: Sendable {
     private let program: TemplateProgram?
     private let mustache: MustacheTemplates

@@ -3,7 +3,7 @@
 /// names into one table, and partials are found by index when the program is made.
 ///
 /// Why: the tree holds arrays and strings in every node, so each node the renderer visited
-/// was retained and released (over half of rendering's time, BENCHMARKS.md, session 19).
+/// was retained and released, which was most of rendering's time.
 /// Instructions hold only numbers, so visiting one copies a few bytes and counts no references.
 struct TemplateProgram: Sendable {
     /// One step of a template; numbers only.

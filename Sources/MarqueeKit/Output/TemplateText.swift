@@ -5,8 +5,7 @@ import Mustache
 /// as `uppercased(title)` or `sorted(tags)`), but answers swift-mustache's questions itself. For a
 /// plain `String`, every `{{name}}` costs the renderer several failed dynamic casts (optional?
 /// custom renderable?) and `String(describing:)`, and a lookup inside `{{#name}}` reflects the
-/// string with `Mirror`; text passed this way renders about a tenth faster (BENCHMARKS.md,
-/// session 6).
+/// string with `Mirror`; text passed this way skips those.
 struct TemplateText: MustacheCustomRenderable, MustacheParent, MustacheTransformable, Comparable {
     let text: String
 

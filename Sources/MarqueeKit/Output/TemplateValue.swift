@@ -65,8 +65,8 @@ struct PrintableTemplateObject: MustacheParent, CustomStringConvertible, CustomD
 typealias TemplateObject = [TemplateKey: TemplateValue]
 
 /// The name of a template value, hashed once when it is made: a page's values are looked up by
-/// name tens of times per item, and hashing a `String` for every lookup (SipHash, seeded per
-/// dictionary) was a few per cent of a full build.
+/// name tens of times per item, and hashing a `String` for every lookup would repeat the same
+/// work each time.
 struct TemplateKey: Hashable, Sendable, ExpressibleByStringLiteral {
     let name: String
     private let hash: Int

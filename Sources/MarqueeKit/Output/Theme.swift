@@ -56,8 +56,7 @@ public struct Theme: Sendable {
 
         let themeFiles = files, assetFiles = files.filter { $0.key.hasPrefix("assets/") }
         let fontDigests = FileDigestCache(file: digestCache)
-        // Independent parts of a few milliseconds each, on every build (no-op ones too), made side
-        // by side: the assets (hashing 5 MB of fonts, unless their digests are remembered), and
+        // Independent parts of every build (no-op ones too), made side by side: the assets (hashing 5 MB of fonts, unless their digests are remembered), and
         // the templates (parsed and compiled) with the metrics' description.
         let (assetsResult, (templatesResult, metricsDescription)) = concurrently(
             {
@@ -76,9 +75,8 @@ public struct Theme: Sendable {
     }
 
     /// `metrics` described for comparing between builds (``metricsDescription``). The default
-    /// metrics are a fixed token rather than described by reflection, which took 2.5 ms of every
-    /// build's start (the runtime searching this large program's conformances for each type it
-    /// met): whatever compares these descriptions also compares the program that made them
+    /// metrics are a fixed token rather than described by reflection, which is slow (the runtime
+    /// searches this large program's conformances for each type it meets): whatever compares these descriptions also compares the program that made them
     /// (``BuildState/executableStamp``), so a default changed in another build of Marquee shows.
     static func describe(_ metrics: ThemeMetrics) -> String {
         metrics == ThemeMetrics() ? "ThemeMetrics(default)" : StableDescription.of(metrics)
@@ -141,7 +139,7 @@ public struct Theme: Sendable {
 
     /// Starts decoding the default theme and parsing its templates on another thread, for the
     /// next ``load(siteRoot:metrics:digestCache:)``: `marquee` calls this before it reads its
-    /// arguments, which take a few milliseconds of every run on one core while the other idles.
+    /// arguments, which keeps one core busy while the other idles.
     /// (A load that comes first waits for it, or does it, and it is never done twice.)
     package static func prepareDefault() {
         Thread.detachNewThread { _ = DefaultTheme.program }
@@ -163,8 +161,7 @@ public struct Theme: Sendable {
 }
 
 /// The default theme, decoded from the binary and its templates parsed and compiled once per
-/// process (each build otherwise spent ~2 ms of its start parsing the same six templates twice
-/// over). Held in forms LeakSanitizer can follow from a global (arrays, structs, strings; not
+/// process (each build would otherwise start by parsing the same six templates twice over). Held in forms LeakSanitizer can follow from a global (arrays, structs, strings; not
 /// `Data` or the compiler's tree, whose references carry tag bits), since they live until exit.
 private enum DefaultTheme {
     /// Path → contents.
@@ -206,9 +203,8 @@ private enum DefaultTheme {
 }
 
 /// A theme's templates as swift-mustache parses them, made when first asked for: the compiled
-/// renderer makes the pages of every theme whose templates it can compile, and parsing the
-/// default theme's six templates for swift-mustache took ~15 M instructions (a few
-/// milliseconds) at the start of every build.
+/// renderer makes the pages of every theme whose templates it can compile, and most builds never
+/// need swift-mustache's parse.
 final class MustacheTemplates: Sendable {
     private let make: @Sendable () -> MustacheLibrary
     private let made = Locked<MustacheLibrary?>(nil)

@@ -8,7 +8,7 @@ package enum ThemeStylesheet {
         }
         // `U+0530-058F`: upper-case hex of at least four digits. (Not `String(format:)`, whose
         // arguments the runtime casts to `CVarArg` with lookups through every protocol
-        // conformance of this large binary: ~0.5 ms of every build's theme.)
+        // conformance of this large binary, on every build.)
         func hex(_ value: UInt32) -> String {
             let digits = String(value, radix: 16, uppercase: true)
             return String(repeating: "0", count: max(0, 4 - digits.count)) + digits

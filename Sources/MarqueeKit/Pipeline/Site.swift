@@ -13,7 +13,7 @@ public struct Site: Sendable {
     /// Every plugin, in registration order.
     public var plugins: [any Plugin]
     /// ``SiteConfig/outputSettings`` of the configuration as it was read, made beside the theme's
-    /// loading (by reflection: ~1 ms of every build's start), with the configuration it describes.
+    /// loading (it is made by reflection, which is slow), with the configuration it describes.
     private var describedConfig: (config: SiteConfig, settings: String)?
 
     /// Creates a site from its parts; `output` defaults to `root/Site`.
@@ -41,8 +41,8 @@ public struct Site: Sendable {
         let root = root.standardizedFileURL
         let configFile = root.appending(path: "Content/site.yml")
         let displayName = configFile.path.hasPrefix(FileManager.default.currentDirectoryPath + "/Content/") ? "Content/site.yml" : configFile.path
-        // The configuration and the theme, a few milliseconds each on every build (a no-op one
-        // too), are read side by side; a broken configuration is still the error reported first.
+        // The configuration and the theme, which every build (a no-op one too) reads, are read
+        // side by side; a broken configuration is still the error reported first.
         // The configuration's settings are described for the build state in the same go: the
         // theme takes longer, and a core would otherwise wait.
         let (configResult, themeResult) = concurrently(

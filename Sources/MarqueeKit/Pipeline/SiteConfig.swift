@@ -184,7 +184,7 @@ extension SiteConfig {
         let root: Node
         do {
             // Values are read as text and checked here, so YAML's tag resolution (regular
-            // expressions compiled on first use: ~1 ms of every build) is left out.
+            // expressions compiled on first use, on every build) is left out.
             if let problem = ConfigShapeCheck.problem(in: text, maximumValues: maximumValues) {
                 throw BuildError(file: file, place: .lineColumn(line: problem.line, column: problem.column), problem.message)
             }

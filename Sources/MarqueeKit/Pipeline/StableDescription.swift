@@ -30,8 +30,8 @@ enum StableDescription {
             let fields = mirror.children.map { ($0.label.map { $0 + ": " } ?? "") + of($0.value) }
             // Types that show nothing to reflection but describe themselves are taken at their
             // word, quoted like strings. (Asked only of those: each type's first such cast is a
-            // search of every conformance of this program, ~0.1 ms, for each of the settings'
-            // types on every build's start.)
+            // search of every conformance of this program, for each of the settings' types on
+            // every build's start.)
             if fields.isEmpty, mirror.displayStyle != .tuple, let described = value as? any CustomStringConvertible {
                 return String(reflecting: described.description)
             }

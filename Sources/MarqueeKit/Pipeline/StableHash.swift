@@ -66,8 +66,7 @@ package struct StableHasher: Sendable {
             // steps depend on each other, the four lanes' do not, so the processor overlaps them.
             // A step multiplies the pair (one word offset by a constant, the other by the lane)
             // into 128 bits and folds the product's halves into the lane: half the instructions
-            // per byte of MurmurHash3's steps, whose hashing of a 13.5 MB movie list was a tenth
-            // of a one-item rebuild.
+            // per byte of MurmurHash3's steps.
             func word(_ at: Int) -> UInt64 { bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self).littleEndian }
             var lanes = (state ^ 0x9E37_79B9_7F4A_7C15, state ^ 0xC2B2_AE3D_27D4_EB4F, state ^ 0x1656_67B1_9E37_79F9, state ^ 0x27D4_EB2F_1656_67C5)
             while offset + 64 <= bytes.count {
@@ -171,8 +170,7 @@ package enum StableHash {
             var bytes: [UInt8] = []
             var ends: [Int] = []
             ends.reserveCapacity(lists.count)
-            // Sized once: grown by doubling, the copies and the fresh pages of each larger buffer
-            // took 0.8 % of a 10,000-item build.
+            // Sized once, rather than copied into each larger buffer as it grows.
             bytes.reserveCapacity(lists.reduce(0) { total, list in list.reduce(total) { $0 + $1.utf8.count + 1 } })
             for list in lists {
                 for part in list {

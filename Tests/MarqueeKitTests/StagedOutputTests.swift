@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import MarqueeKit
+
+@Suite("Staged output", .removesTemporaryFolders)
+struct StagedOutputTests {
+    /// Files kept by their place in the previous build's table and files added resolve to what
+    /// was done last with each path: a file written then kept is kept (its staging copy removed),
+    /// one kept then written is the new one; a file neither kept nor added is removed.
+    @Test func keptAndAddedFilesResolveToTheLastOfEach() throws {
+        let output = try TestSupport.temporaryFolder().appending(path: "Site")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        var previous = PathTable<FileRecord>()
+        for name in ["a.html", "b.html", "c.html"] {
+            try Data("old \(name)".utf8).write(to: output.appending(path: name))
+            previous[name] = FileRecord(stamp: FileStamp(OpenFolder(output.path)!.status(of: name)!), digest: 1)
+        }
+        // Which files are untouched, as a build's check of the output finds them.
+        func untouched(_ files: PathTable<FileRecord>) throws -> [Bool] {
+            try #require(BuildState(fingerprint: "", environment: "", items: 0, pages: 0, files: files).check(output)).untouchedFiles
+        }
+        let staged = try StagedOutput(output: output, previous: previous, untouchedFiles: untouched(previous))
+        #expect(staged.keepPrevious("a.html", ifDigest: 1))
+        try staged.put("b.html", Data("new b".utf8))
+        #expect(staged.keepPrevious("b.html", ifDigest: 1))
+        #expect(!staged.keepPrevious("c.html", ifDigest: 2) && !staged.keepPrevious("new.html", ifDigest: 1))
+        #expect(staged.keepPrevious("c.html", ifDigest: 1))
+        try staged.put("c.html", Data("new c".utf8))
+        try staged.put("e/e.html", Data("new e".utf8))
+        #expect(Set(staged.paths) == ["a.html", "b.html", "c.html", "e/e.html"])
+        let result = try staged.commit(outputHoldsPrevious: true)
+        #expect(result.written == 2 && result.unchanged == 2)
+        #expect(Set(staged.recordedAnew()) == ["c.html", "e/e.html"])
+        let recorded = staged.recorded()
+        #expect(recorded.count == 4 && recorded["a.html"] == previous["a.html"] && recorded["b.html"] == previous["b.html"])
+        #expect(recorded["c.html"]?.stamp.size == 5 && recorded["e/e.html"] != nil)
+        for (name, text) in [("a.html", "old a.html"), ("b.html", "old b.html"), ("c.html", "new c"), ("e/e.html", "new e")] {
+            #expect(try String(contentsOf: output.appending(path: name), encoding: .utf8) == text)
+        }
+        #expect(!FileManager.default.fileExists(atPath: staged.staging.path))
+
+        // Only a.html kept: the others are removed from the output and from the record.
+        let next = try StagedOutput(output: output, previous: recorded, untouchedFiles: untouched(recorded))
+        #expect(next.keepPrevious("a.html", ifDigest: 1))
+        let removal = try next.commit(outputHoldsPrevious: true)
+        #expect(removal.written == 0 && removal.unchanged == 1)
+        #expect(next.recorded() == ["a.html": previous["a.html"]!] && next.recordedAnew().isEmpty)
+        #expect(Set(next.removedPrevious()) == ["b.html", "c.html", "e/e.html"])
+        #expect(FileIO.regularFiles(under: output.path) == ["a.html"])
+    }
+
+    /// Files are written and compared by their paths inside the folders the staging holds open:
+    /// a file with the output's bytes is only noted, a new one lands in the staging folder with
+    /// its folders, and one that cannot be written is named by its whole path.
+    @Test func filesGoInsideTheHeldFoldersAndAFailureNamesItsPath() throws {
+        let output = try TestSupport.temporaryFolder().appending(path: "Site")
+        try FileManager.default.createDirectory(at: output.appending(path: "items/a"), withIntermediateDirectories: true)
+        try Data("same".utf8).write(to: output.appending(path: "items/a/index.html"))
+        let staged = try StagedOutput(output: output)
+        try staged.put("items/a/index.html", Data("same".utf8))
+        try staged.put("items/b/deep/index.html", Data("new".utf8))
+        try staged.put("blocked", Data("a file where a folder is wanted".utf8))
+        #expect(FileIO.regularFiles(under: staged.staging.path) == ["blocked", "items/b/deep/index.html"])
+        let failure = #expect(throws: BuildError.self) { try staged.put("blocked/index.html", Data("x".utf8)) }
+        #expect(failure?.file == staged.staging.path + "/blocked/index.html")
+        #expect(failure?.message.hasPrefix("cannot write this file: Not a directory") == true)
+        let result = try staged.commit(outputHoldsPrevious: false)
+        #expect(result.written == 2 && result.unchanged == 1)
+        #expect(try String(contentsOf: output.appending(path: "items/b/deep/index.html"), encoding: .utf8) == "new")
+        #expect(try String(contentsOf: output.appending(path: "items/a/index.html"), encoding: .utf8) == "same")
+    }
+
+    /// The caches' whole-file writes: the new bytes in place of the old, no temporary file left,
+    /// and a write that cannot happen leaves the old file and nothing else.
+    @Test func replacingAFileLeavesTheOldOrTheNewWhole() throws {
+        let folder = try TestSupport.temporaryFolder()
+        let file = folder.appending(path: "cache")
+        try Data("old contents".utf8).write(to: file)
+        let new = Array("new".utf8)
+        #expect(new.withUnsafeBytes { FileIO.replace(file.path, with: $0) })
+        #expect(try String(contentsOf: file, encoding: .utf8) == "new")
+        #expect(FileIO.regularFiles(under: folder.path) == ["cache"])
+        // The temporary file cannot be made in a missing folder: false, and nothing written.
+        let missing = folder.appending(path: "missing/cache")
+        #expect(!new.withUnsafeBytes { FileIO.replace(missing.path, with: $0) })
+        #expect(!FileManager.default.fileExists(atPath: missing.deletingLastPathComponent().path))
+        // A folder in the way of the rename: false, the folder as it was, no temporary file left.
+        let blocked = folder.appending(path: "blocked")
+        try FileManager.default.createDirectory(at: blocked.appending(path: "inside"), withIntermediateDirectories: true)
+        #expect(!new.withUnsafeBytes { FileIO.replace(blocked.path, with: $0) })
+        #expect(FileIO.regularFiles(under: folder.path) == ["cache"])
+    }
+}
