@@ -11,7 +11,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -37,7 +36,6 @@ let package = Package(
             name: "MarqueeKit",
             dependencies: [
                 "CCmark", "CGumbo",
-                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -59,9 +57,8 @@ let package = Package(
             ],
             // The Swift toolchain exports every public symbol of an executable (35,000 here,
             // NIO and BoringSSL included), and the runtime's start-up `dladdr` reads them all:
-            // ~0.8 ms of every `marquee` run. Nothing looks the program's symbols up by name.
-            // (Still a position-independent executable: linked at a fixed address, it would
-            // start ~1 ms sooner but lose address randomisation; see BENCHMARKS.md, session 30.)
+            // on every `marquee` run. Nothing looks the program's symbols up by name. (Still a
+            // position-independent executable, which keeps address randomisation.)
             linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release))]),
         // Fuzz targets: scripts/fuzz builds them with libFuzzer; a normal build replays saved
         // inputs (Tests/FuzzRegressions) instead.
@@ -70,7 +67,6 @@ let package = Package(
             name: "MarqueeKitTests",
             dependencies: [
                 "MarqueeKit", "MarqueeServer", "CMalloc",
-                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // A real HTTP server on 127.0.0.1 for the fetching tests.
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,57 +1,51 @@
 import Foundation
-import Mustache
 
 /// A theme's templates, ready to render pages: compiled by ``TemplateCompiler`` and rendered
-/// over typed ``TemplateValue``s straight into bytes, or, when any template uses Mustache beyond
-/// that subset, rendered by swift-mustache. Either way a page comes out the same (the tests
-/// compare the two).
+/// over typed ``TemplateValue``s straight into bytes.
 ///
-/// Why: swift-mustache looks every name up through `Any` and a ladder of protocol casts, splits
-/// dotted names on each lookup and returns a `String` per tag, which made rendering the larger
-/// part of a full build.
-struct PageTemplates: Sendable {
-    private let program: TemplateProgram?
-    private let mustache: MustacheTemplates
+/// Why not a Mustache package's renderer: those look every name up through `Any` and a ladder of
+/// protocol casts, split dotted names on each lookup and return a `String` per tag, which made
+/// rendering the larger part of a full build, and the speed goals failed with it.
+package struct PageTemplates: Sendable {
+    private let program: TemplateProgram
 
-    /// `texts` are the templates by name, as `library` (swift-mustache) parsed them.
-    init(texts: [String: String], library: MustacheLibrary) {
-        self.init(program: Self.program(texts), mustache: MustacheTemplates(library))
+    /// Templates already compiled and laid out.
+    init(program: TemplateProgram) {
+        self.program = program
     }
 
-    /// The templates `texts` compiled and laid out; nil when one of them uses Mustache beyond
-    /// the compiled subset (the pages are then rendered by swift-mustache).
-    static func program(_ texts: [String: String]) -> TemplateProgram? {
+    /// The templates `texts` (by name) compiled; the error names the template that does not
+    /// compile.
+    package static func compiled(_ texts: [String: String]) throws(NamedTemplateError) -> PageTemplates {
         var compiled: [String: [TemplateNode]] = [:]
         for (name, text) in texts {
-            guard let nodes = try? TemplateCompiler.compile(text) else { return nil }
-            compiled[name] = nodes
+            do {
+                compiled[name] = try TemplateCompiler.compile(text)
+            } catch {
+                throw NamedTemplateError(name: name, error: error)
+            }
         }
-        return TemplateProgram(compiled)
+        return PageTemplates(program: TemplateProgram(compiled))
     }
 
-    /// `program` is `mustache`'s templates as ``program(_:)`` made them.
-    init(program: TemplateProgram?, mustache: MustacheTemplates) {
-        self.program = program
-        self.mustache = mustache
+    /// A template that did not compile, and why.
+    package struct NamedTemplateError: Error {
+        package let name: String
+        package let error: TemplateSyntaxError
     }
-
-    /// True when the compiled renderer is in use (every template is within its subset).
-    var isCompiled: Bool { program != nil }
-
-    /// The same templates, always rendered by swift-mustache.
-    var renderedBySwiftMustache: PageTemplates { PageTemplates(program: nil, mustache: mustache) }
 
     /// Renders the template `name` with `values` and appends the result to `output`; false when
     /// there is no such template.
-    func render(_ name: String, _ values: TemplateObject, into output: inout [UInt8]) -> Bool {
-        guard let program else {
-            guard let text = mustache.library.render(TemplateValue.object(values).mustacheValue, withTemplate: name) else { return false }
-            output += text.utf8
-            return true
-        }
+    package func render(_ name: String, _ values: TemplateObject, into output: inout [UInt8]) -> Bool {
+        render(name, value: .object(values), into: &output)
+    }
+
+    /// Renders the template `name` with `value` as the outermost value (any kind of value, as
+    /// the Mustache specification's tests give them).
+    package func render(_ name: String, value: TemplateValue, into output: inout [UInt8]) -> Bool {
         guard let instructions = program.template(named: name) else { return false }
         program.withContents { contents in
-            var rendering = TemplateRendering(program: program, contents: contents, stack: [.object(values)], output: output)
+            var rendering = TemplateRendering(program: program, contents: contents, stack: [value], output: output)
             output = []  // `rendering` holds the only reference, so appending never copies.
             rendering.run(instructions, indentation: nil)
             output = rendering.output
@@ -61,9 +55,10 @@ struct PageTemplates: Sendable {
 }
 
 /// One rendering of a ``TemplateProgram``: the stack of values that sections entered, and the
-/// bytes written so far. Follows swift-mustache's rules: a name is looked up from the innermost
-/// value outwards; only objects have named values; `false`, nothing and empty lists skip a
-/// section; text and numbers print as themselves and flags as `true` or `false`.
+/// bytes written so far. Follows the Mustache specification: a name is looked up from the
+/// innermost value outwards; only objects have named values; `false`, nothing and empty lists
+/// skip a section; text and numbers print as themselves, flags as `true` or `false`, and lists
+/// and objects print nothing.
 ///
 /// The program is read through its ``TemplateProgram/Contents``, valid while
 /// ``PageTemplates/render(_:_:into:)`` runs.
@@ -104,7 +99,7 @@ private struct TemplateRendering {
     }
 
     /// True when `output[start..<end]` ends with a line feed that is a character of its own
-    /// (not the second half of CR LF, which swift-mustache reads as one character).
+    /// (not the second half of CR LF, which the compiler reads as one line break).
     private func endsWithLineFeed(from start: Int, to end: Int) -> Bool {
         guard end > start, output[end - 1] == 0x0A else { return false }
         return end - 1 == start || output[end - 2] != 0x0D
@@ -209,10 +204,7 @@ private struct TemplateRendering {
         case .number(let number):
             output += String(number).utf8
         case .list, .object:
-            // Printed like Swift's dictionary and array literals, names in order (a debugging
-            // aid, not HTML; see ``TemplateValue/printableValue``).
-            let text = String(describing: value.printableValue)
-            if escaped { HTMLEscape.appendAttribute(text, to: &output) } else { output += text.utf8 }
+            break
         }
     }
 }

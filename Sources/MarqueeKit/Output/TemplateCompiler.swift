@@ -31,27 +31,31 @@ struct TemplateName: Sendable {
     }
 }
 
-/// Compiles Mustache templates into ``TemplateNode``s, for the subset of Mustache that
-/// ``PageTemplates`` renders itself: text, variables (escaped and not), dotted names, sections,
-/// inverted sections, comments, partials and Marquee's own content-type pragma.
-///
-/// Written by hand because swift-mustache keeps its parsed tokens to itself. It only ever sees
-/// text that swift-mustache has already parsed without error, and follows swift-mustache's rules
-/// for whitespace exactly (a section, comment or partial tag alone on its line takes the line
-/// with it), character by character as swift-mustache reads them; the tests render with both
-/// and compare. Anything else (transforms, inheritance, dynamic partials, other delimiters or
-/// pragmas) throws ``Unsupported``, and the theme is then rendered by swift-mustache.
-struct TemplateCompiler {
-    /// The template uses Mustache that ``PageTemplates`` leaves to swift-mustache.
-    struct Unsupported: Error {}
+/// A mistake in a template, or Mustache that Marquee does not render, at a line and column.
+package struct TemplateSyntaxError: Error, Equatable {
+    package let message: String
+    package let line: Int
+    package let column: Int
+}
 
+/// Compiles Mustache templates into ``TemplateNode``s. Marquee renders this part of Mustache:
+/// text, variables (escaped and not), dotted names, `{{.}}`, sections, inverted sections,
+/// comments and partials, with the specification's rules for standalone lines and indented
+/// partials (the official spec's tests for these run in the test suite). Anything else (set
+/// delimiters, lambdas, inheritance, dynamic names, pragmas, a library's transforms) is an error
+/// naming what the template used.
+///
+/// Written by hand because one engine renders every page, and the renderer over typed values
+/// (``PageTemplates``) needs the templates as its own tree; the Mustache packages in reach keep
+/// their parsed tokens to themselves.
+struct TemplateCompiler {
     private let text: [Character]
     private var position = 0
     /// True at the start of a line: a tag here may stand alone on its line.
     private var atLineStart = true
 
     /// The nodes of `template`.
-    static func compile(_ template: String) throws(Unsupported) -> [TemplateNode] {
+    static func compile(_ template: String) throws(TemplateSyntaxError) -> [TemplateNode] {
         var compiler = TemplateCompiler(text: Array(template))
         return try compiler.nodes(closing: nil)
     }
@@ -62,8 +66,9 @@ struct TemplateCompiler {
 
     private var current: Character? { position < text.count ? text[position] : nil }
 
-    /// Nodes up to the end of the template, or up to and including `{{/section}}`.
-    private mutating func nodes(closing section: String?) throws(Unsupported) -> [TemplateNode] {
+    /// Nodes up to the end of the template, or up to and including the `{{/name}}` that closes
+    /// `section` (opened at `opening`, the index of its `{{`).
+    private mutating func nodes(closing section: (name: String, opening: Int)?) throws(TemplateSyntaxError) -> [TemplateNode] {
         var nodes: [TemplateNode] = []
         /// Spaces and tabs at the start of the current line, held back until it is known whether
         /// a tag stands alone on the line.
@@ -87,45 +92,48 @@ struct TemplateCompiler {
                 atLineStart = false
             }
             guard let kind = current else { break }
+            let tag = position - 2
             var standsAlone = false
             switch kind {
             case "#", "^":
                 position += 1
-                let name = try tagName()
+                let name = try tagName(in: tag)
                 if endsStandaloneLine() {
                     standsAlone = true
                 } else {
                     flushIndentation()
                 }
                 atLineStart = standsAlone
-                let body = try self.nodes(closing: name)
+                let body = try self.nodes(closing: (name, tag))
                 nodes.append(.section(TemplateName(name), body, inverted: kind == "^"))
             case "/":
                 position += 1
-                guard try tagName() == section else { throw Unsupported() }
+                let name = try tagName(in: tag)
+                guard let section else { throw error(at: tag, "`{{/\(name)}}` closes a section that was never opened") }
+                guard name == section.name else {
+                    let (line, column) = place(of: section.opening)
+                    throw error(at: tag, "`{{/\(name)}}` cannot close `{{#\(section.name)}}`, opened at \(line):\(column)")
+                }
                 if !endsStandaloneLine() { flushIndentation() }
                 return nodes
             case "!":
                 position += 1
-                try skipComment()
+                try skipComment(from: tag)
                 standsAlone = endsStandaloneLine()
             case "{":
                 flushIndentation()
                 position += 1
-                let name = try tagName()
-                guard current == "}" else { throw Unsupported() }
+                let name = try tagName(in: tag)
+                guard current == "}" else { throw error(at: tag, "`{{{\(name)}}` needs a third `}` to close it") }
                 position += 1
                 nodes.append(.value(TemplateName(name), escaped: false))
             case "&":
                 flushIndentation()
                 position += 1
-                nodes.append(.value(TemplateName(try tagName()), escaped: false))
+                nodes.append(.value(TemplateName(try tagName(in: tag)), escaped: false))
             case ">":
                 position += 1
-                _ = read(while: \.isWhitespace)
-                let name = read(while: { $0.isLetter && $0.isASCII || $0.isNumber && $0.isASCII || "._-?()/".contains($0) })
-                _ = read(while: \.isWhitespace)
-                guard !name.isEmpty, !name.contains("("), !name.contains(")"), readCloseDelimiter() else { throw Unsupported() }
+                let name = try tagName(in: tag, partial: true)
                 // The line's indentation is written either way; a partial alone on its line
                 // also indents the lines after its first.
                 let partialIndentation = indentation
@@ -136,19 +144,23 @@ struct TemplateCompiler {
                 } else {
                     nodes.append(.partial(name, indentation: nil))
                 }
+            case "=":
+                throw error(at: tag, "changing the delimiters (`{{=`) is not supported")
+            case "<", "$":
+                throw error(at: tag, "template inheritance (`{{<` and `{{$`) is not supported; use partials (`{{> name}}`)")
             case "%":
-                position += 1
-                try readPragma()
-                standsAlone = endsStandaloneLine()
-            case "<", "$", "=":
-                throw Unsupported()
+                throw error(at: tag, "pragmas (`{{%`) are not supported")
+            case "*":
+                throw error(at: tag, "dynamic names (`{{*`) are not supported")
             default:
                 flushIndentation()
-                nodes.append(.value(TemplateName(try tagName()), escaped: true))
+                nodes.append(.value(TemplateName(try tagName(in: tag)), escaped: true))
             }
             atLineStart = standsAlone
         }
-        guard section == nil else { throw Unsupported() }
+        if let section {
+            throw error(at: section.opening, "`{{#\(section.name)}}` is never closed with `{{/\(section.name)}}`")
+        }
         return nodes
     }
 
@@ -163,12 +175,10 @@ struct TemplateCompiler {
     private mutating func readUntilTagOrLineBreak() -> String {
         var literal = ""
         while let character = current {
-            if character == "\n" || character == "\r\n" { break }
-            if character == "{" {
-                if position + 1 < text.count, text[position + 1] == "{" {
-                    position += 2
-                    break
-                }
+            if character.isNewline { break }
+            if character == "{", position + 1 < text.count, text[position + 1] == "{" {
+                position += 2
+                break
             }
             literal.append(character)
             position += 1
@@ -182,16 +192,27 @@ struct TemplateCompiler {
         return true
     }
 
-    /// The name in a tag and its closing `}}`; transforms (`name(value)`) are not supported.
-    private mutating func tagName() throws(Unsupported) -> String {
+    /// The name in the tag that starts at `tag`, and its closing `}}`. A name is letters, digits
+    /// and `.-_?`; a partial's may also hold `/`.
+    private mutating func tagName(in tag: Int, partial: Bool = false) throws(TemplateSyntaxError) -> String {
         _ = read(while: \.isWhitespace)
-        let name = read(while: { $0.isASCII && ($0.isLetter || $0.isNumber) || ".-_?*".contains($0) })
+        let name = read(while: { $0.isASCII && ($0.isLetter || $0.isNumber) || ".-_?".contains($0) || partial && $0 == "/" })
         _ = read(while: \.isWhitespace)
-        guard readCloseDelimiter() else { throw Unsupported() }
-        return name
+        if readCloseDelimiter() {
+            guard !name.isEmpty else { throw error(at: tag, "the tag names nothing") }
+            return name
+        }
+        switch current {
+        case nil:
+            throw error(at: tag, "the tag is never closed with `}}`")
+        case "(":
+            throw error(at: tag, "`\(name)(…)` calls a transform, which Marquee's templates do not support")
+        case let other?:
+            throw error(at: tag, "a name in a tag is letters, digits and `.-_?`, not `\(other)`")
+        }
     }
 
-    private mutating func skipComment() throws(Unsupported) {
+    private mutating func skipComment(from tag: Int) throws(TemplateSyntaxError) {
         while position + 1 < text.count {
             if text[position] == "}" && text[position + 1] == "}" {
                 position += 2
@@ -199,16 +220,7 @@ struct TemplateCompiler {
             }
             position += 1
         }
-        throw Unsupported()
-    }
-
-    /// Only the pragma every theme template starts with (``FastHTMLContentType``), whose
-    /// escaping the renderer always uses.
-    private mutating func readPragma() throws(Unsupported) {
-        let start = position
-        while position + 1 < text.count, !(text[position] == "}" && text[position + 1] == "}") { position += 1 }
-        let body = String(text[start..<position]).filter { !$0.isWhitespace }
-        guard readCloseDelimiter(), body == "CONTENT_TYPE:" + FastHTMLContentType.name else { throw Unsupported() }
+        throw error(at: tag, "the comment is never closed with `}}`")
     }
 
     /// True, with the rest of the line read, when the tag just read stands alone on its line: it
@@ -222,5 +234,20 @@ struct TemplateCompiler {
         guard end < text.count, text[end].isNewline else { return false }
         position = end + 1
         return true
+    }
+
+    /// The line and column (from 1, in characters) of the character at `index`.
+    private func place(of index: Int) -> (line: Int, column: Int) {
+        var line = 1, lineStart = 0
+        for (offset, character) in text[..<min(index, text.count)].enumerated() where character.isNewline {
+            line += 1
+            lineStart = offset + 1
+        }
+        return (line, index - lineStart + 1)
+    }
+
+    private func error(at index: Int, _ message: String) -> TemplateSyntaxError {
+        let (line, column) = place(of: index)
+        return TemplateSyntaxError(message: message, line: line, column: column)
     }
 }

@@ -1,8 +1,6 @@
-import Mustache
-
 /// A value as page templates see it: plain data, built by ``PageContext`` and rendered by
 /// ``PageTemplates``. Typed, so that rendering needs no dynamic casts.
-enum TemplateValue: Sendable {
+package enum TemplateValue: Sendable {
     /// Text; `{{name}}` escapes it, `{{{name}}}` writes it as is.
     case text(String)
     /// Text held as UTF-8 bytes, such as a page body rendered for the layout: the same as
@@ -16,65 +14,22 @@ enum TemplateValue: Sendable {
     case list([TemplateValue])
     /// Named values; `{{name}}` and `{{a.b}}` look into it.
     case object(TemplateObject)
-
-    /// The value as swift-mustache is handed it when a theme is rendered by swift-mustache itself
-    /// (see ``PageTemplates``): text as ``TemplateText``, lists as `[Any]`, objects as
-    /// `[String: Any]`.
-    var mustacheValue: Any { mustacheValue(printable: false) }
-
-    /// ``mustacheValue`` with objects as ``PrintableTemplateObject``s, which print the same every
-    /// time. The compiled renderer prints lists and objects this way; the tests hand these values
-    /// to swift-mustache to compare the two renderers.
-    var printableValue: Any { mustacheValue(printable: true) }
-
-    private func mustacheValue(printable: Bool) -> Any {
-        switch self {
-        case .text(let text): TemplateText(text)
-        case .utf8(let bytes): TemplateText(String(decoding: bytes, as: UTF8.self))
-        case .flag(let flag): flag
-        case .number(let number): number
-        case .list(let list): list.map { $0.mustacheValue(printable: printable) }
-        case .object(let object):
-            printable
-                ? PrintableTemplateObject(object.mapValues { $0.mustacheValue(printable: true) })
-                : Dictionary(uniqueKeysWithValues: object.map { ($0.key.name, $0.value.mustacheValue(printable: false)) })
-        }
-    }
-}
-
-/// Named values for swift-mustache that print as a dictionary literal with the names in order.
-/// (A `Dictionary` prints in the order of its hash table, which two dictionaries of the same
-/// values need not share; that is no output to compare renderers by.)
-struct PrintableTemplateObject: MustacheParent, CustomStringConvertible, CustomDebugStringConvertible {
-    let values: [TemplateKey: Any]
-
-    init(_ values: [TemplateKey: Any]) {
-        self.values = values
-    }
-
-    func child(named name: String) -> Any? { values[TemplateKey(name)] }
-
-    var description: String {
-        "[" + values.sorted { $0.key.name < $1.key.name }.map { "\"\($0.key.name)\": \(String(reflecting: $0.value))" }.joined(separator: ", ") + "]"
-    }
-
-    var debugDescription: String { description }
 }
 
 /// Named template values.
-typealias TemplateObject = [TemplateKey: TemplateValue]
+package typealias TemplateObject = [TemplateKey: TemplateValue]
 
 /// The name of a template value, hashed once when it is made: a page's values are looked up by
 /// name tens of times per item, and hashing a `String` for every lookup would repeat the same
 /// work each time.
-struct TemplateKey: Hashable, Sendable, ExpressibleByStringLiteral {
+package struct TemplateKey: Hashable, Sendable, ExpressibleByStringLiteral {
     let name: String
     private let hash: Int
 
     init(_ name: String) {
         self.name = name
-        // Eight bytes per step, one multiply each (a byte per multiply, as FNV-1a goes, was a
-        // percent of a build: pages make their keys from literals, tens per item).
+        // Eight bytes per step, one multiply each, rather than a byte per multiply as FNV-1a
+        // goes: pages make their keys from literals, tens per item.
         var hash = 0x9E37_79B9_7F4A_7C15 ^ UInt64(name.utf8.count)
         var name = name
         name.withUTF8 { bytes in
@@ -90,22 +45,22 @@ struct TemplateKey: Hashable, Sendable, ExpressibleByStringLiteral {
         self.hash = Int(truncatingIfNeeded: hash)
     }
 
-    init(stringLiteral name: String) {
+    package init(stringLiteral name: String) {
         self.init(name)
     }
 
-    static func == (lhs: TemplateKey, rhs: TemplateKey) -> Bool {
+    package static func == (lhs: TemplateKey, rhs: TemplateKey) -> Bool {
         lhs.hash == rhs.hash && lhs.name == rhs.name
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(hash)
     }
 
     /// What `Dictionary` asks for: the hash made once, mixed with the dictionary's seed, instead
     /// of running `Hasher` on every lookup. Names come from the theme and from Marquee, never
     /// from feeds, so a weaker hash invites no flooding.
-    func _rawHashValue(seed: Int) -> Int {
+    package func _rawHashValue(seed: Int) -> Int {
         hash ^ seed
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Mustache
 
 /// The look of a site: Mustache templates, static assets (CSS, JS) and the metrics the layout
 /// engine shares with the stylesheet.
@@ -9,12 +8,8 @@ import Mustache
 public struct Theme: Sendable {
     /// Sizes shared by the layout engine and the stylesheet.
     package let metrics: ThemeMetrics
-    /// The Mustache templates by name (`layout`, `gallery`, `cell-basic`, `cell-image`, `item`, `404`),
-    /// as swift-mustache parses them (on first use: see ``MustacheTemplates``).
-    package var templates: MustacheLibrary { mustache.library }
-    /// ``templates``, parsed when first asked for.
-    let mustache: MustacheTemplates
-    /// The same templates, ready to render pages (see ``PageTemplates``).
+    /// The Mustache templates (`layout`, `gallery`, `cell-basic`, `cell-image`, `item`, `404` and
+    /// any partials), compiled and ready to render pages (see ``PageTemplates``).
     let pages: PageTemplates
     /// The theme's assets as written into the site, with fingerprinted names.
     package let assets: ThemeAssets
@@ -36,14 +31,6 @@ public struct Theme: Sendable {
         }
     }
 
-    /// The same theme with its pages rendered by swift-mustache itself, not by the compiled
-    /// renderer (see ``PageTemplates``): pages come out the same, only slower.
-    var renderedBySwiftMustache: Theme {
-        Theme(
-            metrics: metrics, mustache: mustache, pages: pages.renderedBySwiftMustache, assets: assets, fingerprint: fingerprint,
-            metricsDescription: metricsDescription)
-    }
-
     /// The templates every theme must provide.
     package static let requiredTemplates = ["layout", "gallery", "cell-basic", "cell-image", "item", "404"]
 
@@ -56,8 +43,9 @@ public struct Theme: Sendable {
 
         let themeFiles = files, assetFiles = files.filter { $0.key.hasPrefix("assets/") }
         let fontDigests = FileDigestCache(file: digestCache)
-        // Independent parts of every build (no-op ones too), made side by side: the assets (hashing 5 MB of fonts, unless their digests are remembered), and
-        // the templates (parsed and compiled) with the metrics' description.
+        // Independent parts of every build (no-op ones too), made side by side: the assets
+        // (hashing megabytes of fonts, unless their digests are remembered), and the templates
+        // (compiled) with the metrics' description.
         let (assetsResult, (templatesResult, metricsDescription)) = concurrently(
             {
                 Result { () throws(BuildError) in
@@ -66,56 +54,49 @@ public struct Theme: Sendable {
                 }
             },
             { (Result { () throws(BuildError) in try templates(in: themeFiles) }, describe(metrics)) })
-        let (mustache, templateTexts, pages) = try templatesResult.get()
+        let (templateTexts, pages) = try templatesResult.get()
         let assets = try assetsResult.get()
         return Theme(
-            metrics: metrics, mustache: mustache, pages: pages, assets: assets,
+            metrics: metrics, pages: pages, assets: assets,
             fingerprint: fingerprint(templates: templateTexts, assets: assets, metricsDescription: metricsDescription),
             metricsDescription: metricsDescription)
     }
 
     /// `metrics` described for comparing between builds (``metricsDescription``). The default
     /// metrics are a fixed token rather than described by reflection, which is slow (the runtime
-    /// searches this large program's conformances for each type it meets): whatever compares these descriptions also compares the program that made them
+    /// searches this large program's conformances for each type it meets): whatever compares
+    /// these descriptions also compares the program that made them
     /// (``BuildState/executableStamp``), so a default changed in another build of Marquee shows.
     static func describe(_ metrics: ThemeMetrics) -> String {
         metrics == ThemeMetrics() ? "ThemeMetrics(default)" : StableDescription.of(metrics)
     }
 
-    /// The theme's templates (the `.mustache` files at the top of `files`) for swift-mustache,
-    /// with their texts by name and ready to render pages; every required one must be there. A
-    /// template of the site's own is parsed now (so that its errors are reported); one with the
-    /// default theme's bytes (not overridden, or copied by `marquee init`) is taken as the
-    /// process has it, and when all of them are, so are the pages' compiled templates.
-    private static func templates(in files: [String: Data]) throws(BuildError) -> (MustacheTemplates, [String: String], PageTemplates) {
+    /// The theme's templates (the `.mustache` files at the top of `files`): their texts by name,
+    /// and compiled; every required one must be there. Templates with exactly the default
+    /// theme's bytes (not overridden, or copied by `marquee init`) are compiled once per process.
+    private static func templates(in files: [String: Data]) throws(BuildError) -> ([String: String], PageTemplates) {
         var templateTexts: [String: String] = [:]
-        var overrides: [String: MustacheTemplate] = [:]
+        var isDefault = true
         for (path, data) in files where path.hasSuffix(".mustache") && !path.contains("/") {
             let name = String(path.dropLast(".mustache".count))
             if let text = DefaultTheme.texts[path], DefaultTheme.files[path]?.elementsEqual(data) == true {
                 templateTexts[name] = text
             } else {
-                let parsed = try ParsedTemplate(path: path, data: data)
-                overrides[name] = parsed.template
-                templateTexts[name] = parsed.text
+                templateTexts[name] = String(decoding: data, as: UTF8.self)
+                isDefault = false
             }
         }
         for name in requiredTemplates where templateTexts[name] == nil {
             throw BuildError(file: "Templates/\(name).mustache", "the theme has no `\(name)` template; restore it or remove the override folder.")
         }
-        guard !overrides.isEmpty else {
-            return (.defaultTheme, templateTexts, PageTemplates(program: DefaultTheme.program, mustache: .defaultTheme))
+        do {
+            let pages = isDefault ? try DefaultTheme.pages.get() : try PageTemplates.compiled(templateTexts)
+            return (templateTexts, pages)
+        } catch {
+            throw BuildError(
+                file: "Templates/\(error.name).mustache", place: .lineColumn(line: error.error.line, column: error.error.column),
+                "cannot parse the template: \(error.error.message).")
         }
-        let names = Array(templateTexts.keys), parsedOverrides = overrides
-        let mustache = MustacheTemplates {
-            var library = MustacheLibrary()
-            for name in names {
-                guard let template = parsedOverrides[name] ?? DefaultTheme.templates[name + ".mustache"]?.template else { continue }
-                library.register(template, named: name)
-            }
-            return library
-        }
-        return (mustache, templateTexts, PageTemplates(program: PageTemplates.program(templateTexts), mustache: mustache))
     }
 
     private static func fingerprint(templates: [String: String], assets: ThemeAssets, metricsDescription: String) -> String {
@@ -142,7 +123,7 @@ public struct Theme: Sendable {
     /// arguments, which keeps one core busy while the other idles.
     /// (A load that comes first waits for it, or does it, and it is never done twice.)
     package static func prepareDefault() {
-        Thread.detachNewThread { _ = DefaultTheme.program }
+        Thread.detachNewThread { _ = DefaultTheme.pages }
     }
 
     private static func readFolder(_ folder: URL) -> [String: Data] {
@@ -160,9 +141,10 @@ public struct Theme: Sendable {
     }
 }
 
-/// The default theme, decoded from the binary and its templates parsed and compiled once per
-/// process (each build would otherwise start by parsing the same six templates twice over). Held in forms LeakSanitizer can follow from a global (arrays, structs, strings; not
-/// `Data` or the compiler's tree, whose references carry tag bits), since they live until exit.
+/// The default theme, decoded from the binary and its templates compiled once per process
+/// (each build would otherwise start by compiling the same six templates). Held in forms
+/// LeakSanitizer can follow from a global (arrays, structs, strings; not `Data` or the
+/// compiler's tree, whose references carry tag bits), since they live until exit.
 private enum DefaultTheme {
     /// Path → contents.
     static let files: [String: [UInt8]] = {
@@ -173,119 +155,21 @@ private enum DefaultTheme {
         return files
     }()
 
-    /// The templates' texts (`.mustache` files at the top, as ``ParsedTemplate/text(of:)`` makes
-    /// them), by path.
+    /// The templates' texts (`.mustache` files at the top), by path.
     static let texts: [String: String] = {
         var texts: [String: String] = [:]
         for (path, bytes) in files where path.hasSuffix(".mustache") && !path.contains("/") {
-            texts[path] = ParsedTemplate.text(of: Data(bytes))
+            texts[path] = String(decoding: bytes, as: UTF8.self)
         }
         return texts
     }()
 
-    /// The templates as swift-mustache parses them, by path: only for a theme that is asked for
-    /// them (see ``MustacheTemplates``).
-    static let templates: [String: ParsedTemplate] = {
-        var templates: [String: ParsedTemplate] = [:]
-        for (path, bytes) in files where path.hasSuffix(".mustache") && !path.contains("/") {
-            // One that does not parse is left out, and parsed again (reporting why) by the load.
-            templates[path] = try? ParsedTemplate(path: path, data: Data(bytes))
-        }
-        return templates
-    }()
-
-    /// ``texts`` compiled for the pages (see ``PageTemplates/program(_:)``).
-    static let program: TemplateProgram? = {
+    /// ``texts`` compiled (a mistake in them fails every build that uses them, with its place).
+    static let pages: Result<PageTemplates, PageTemplates.NamedTemplateError> = {
         var named: [String: String] = [:]
         for (path, text) in texts { named[String(path.dropLast(".mustache".count))] = text }
-        return PageTemplates.program(named)
+        return Result { () throws(PageTemplates.NamedTemplateError) in try PageTemplates.compiled(named) }
     }()
-}
-
-/// A theme's templates as swift-mustache parses them, made when first asked for: the compiled
-/// renderer makes the pages of every theme whose templates it can compile, and most builds never
-/// need swift-mustache's parse.
-final class MustacheTemplates: Sendable {
-    private let make: @Sendable () -> MustacheLibrary
-    private let made = Locked<MustacheLibrary?>(nil)
-
-    /// Templates that `make` parses when first asked for.
-    init(_ make: @escaping @Sendable () -> MustacheLibrary) {
-        self.make = make
-    }
-
-    /// Templates already parsed.
-    convenience init(_ library: MustacheLibrary) {
-        self.init { library }
-    }
-
-    /// The default theme's (parsed once per process).
-    static let defaultTheme = MustacheTemplates {
-        var library = MustacheLibrary()
-        for (path, parsed) in DefaultTheme.templates { library.register(parsed.template, named: String(path.dropLast(".mustache".count))) }
-        return library
-    }
-
-    /// True once the templates were asked for (for tests).
-    var isParsed: Bool { made.withLock { $0 != nil } }
-
-    /// The templates, parsed now if no one asked before.
-    var library: MustacheLibrary {
-        made.withLock { made in
-            if let made { return made }
-            let library = make()
-            made = library
-            return library
-        }
-    }
-}
-
-/// One template of a theme: its text as parsed (with the content-type pragma in front) and as
-/// swift-mustache parsed it.
-private struct ParsedTemplate: Sendable {
-    let text: String
-    let template: MustacheTemplate
-
-    /// The text of a template file: its contents with the content-type pragma in front.
-    static func text(of data: Data) -> String {
-        FastHTMLContentType.pragma + String(decoding: data, as: UTF8.self)
-    }
-
-    /// The template at `path` (in the theme) whose contents are `data`.
-    init(path: String, data: Data) throws(BuildError) {
-        FastHTMLContentType.register()
-        text = Self.text(of: data)
-        do {
-            template = try MustacheTemplate(string: text)
-        } catch let error as MustacheTemplate.ParserError {
-            throw BuildError(
-                file: "Templates/\(path)",
-                place: .lineColumn(line: error.context.lineNumber, column: error.context.columnNumber),
-                "cannot parse the template: \(error.error).")
-        } catch {
-            throw BuildError(file: "Templates/\(path)", "cannot parse the template: \(error).")
-        }
-    }
-}
-
-/// HTML escaping for `{{name}}` with Marquee's escaper, which returns text without special
-/// characters untouched; swift-mustache's own looks up every character in a dictionary, and was
-/// a tenth of a 10,000-item build's time. Every template gets the pragma that selects it.
-struct FastHTMLContentType: MustacheContentType {
-    static let name = "MARQUEE_HTML"
-    static let pragma = "{{% CONTENT_TYPE: MARQUEE_HTML}}"
-
-    /// Makes the content type known to swift-mustache (once per process), before a template
-    /// with the pragma is parsed.
-    static func register() {
-        _ = registration
-    }
-
-    private static let registration: Void = MustacheContentTypes.register(FastHTMLContentType(), named: name)
-
-    func escapeText(_ text: String) -> String {
-        HTMLEscape.attribute(text)
-    }
 }
 
 /// Font files are parsed once per process, however many builds run (the preview server
