@@ -17,7 +17,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
     ],
     targets: [
         // C libraries from Debian: libcmark-dev (Markdown) and libgumbo-dev (HTML5 parsing).
@@ -40,7 +39,6 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             plugins: ["EmbedThemePlugin"]),
         // `marquee serve`: the preview server with live reload, and `marquee deploy`.
