@@ -76,7 +76,7 @@ enum ScriptFreeCheck {
 }
 
 /// The movie loader needs a site folder and a build context: made once, reused for every input.
-final class MovieFuzzing: @unchecked Sendable {
+final class MovieFuzzing: Sendable {
     static let shared = MovieFuzzing()
     let file: URL
     let source: MovieListSource

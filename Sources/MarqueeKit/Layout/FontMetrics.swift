@@ -22,6 +22,11 @@ package struct FontMetrics: Sendable {
         } catch {
             throw BuildError(file: url.path, "cannot read the theme's font. Install it with `apt-get install fonts-dejavu-core` (scripts/setup does this).")
         }
+        try self.init(data: data, of: url)
+    }
+
+    /// Reads the font file `url` whose bytes are `data`.
+    init(data: Data, of url: URL) throws(BuildError) {
         let parsed = data.withUnsafeBytes { bytes in Result { () throws(BuildError) in try Self(bytes: bytes, of: url) } }
         self = try parsed.get()
     }

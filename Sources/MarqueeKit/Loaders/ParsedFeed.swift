@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A feed reduced to what the gallery needs, whatever its format.
 package struct ParsedFeed: Sendable {
@@ -42,17 +43,12 @@ enum FeedItems {
     /// `make(resolver)`, where the resolver (when there is a real one) only notes that it was asked.
     private static func drafted(localImage: LocalImageResolver?, _ make: (LocalImageResolver?) -> Item) -> (item: Item, askedForLocalImage: Bool) {
         guard localImage != nil else { return (make(nil), false) }
-        let asked = Asked()
+        let asked = Atomic(false)
         let item = make { _ in
-            asked.raised = true
+            asked.store(true, ordering: .relaxed)
             return nil
         }
-        return (item, asked.raised)
-    }
-
-    /// Raised when an item's making asks for a local image; read and written by one core.
-    private final class Asked: @unchecked Sendable {
-        var raised = false
+        return (item, asked.load(ordering: .relaxed))
     }
 }
 

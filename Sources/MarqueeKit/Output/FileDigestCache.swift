@@ -56,6 +56,6 @@ final class FileDigestCache: Sendable {
             lines += StableHash.hexDigits(entry.digest) + " " + entry.stamp.map(String.init).joined(separator: " ") + " " + path + "\n"
         }
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        _ = lines.withUTF8 { FileIO.replace(file.path, with: UnsafeRawBufferPointer($0)) }
+        FileIO.replace(file.path, withText: lines)
     }
 }

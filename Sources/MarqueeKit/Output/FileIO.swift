@@ -60,11 +60,19 @@ enum FileIO {
 
     /// Replaces the file at `path` with `bytes` whole: written to a temporary file beside it and
     /// renamed over it, so a reader sees the old file or the new one. Not synced to the disk (as
-    /// Foundation's atomic writes are, each `fsync` waiting for the disk): for the build's own caches, which a later build checks and remakes when damaged.
+    /// Foundation's atomic writes are, each `fsync` waiting for the disk): for the build's own
+    /// caches, which a later build checks and remakes when damaged.
     /// False when writing failed (the old file is left as it was).
     @discardableResult
     static func replace(_ path: String, with bytes: UnsafeRawBufferPointer) -> Bool {
         replace(path) { writeAll(bytes, to: $0) }
+    }
+
+    /// ``replace(_:with:)`` with the UTF-8 of `text`.
+    @discardableResult
+    static func replace(_ path: String, withText text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { replace(path, with: UnsafeRawBufferPointer($0)) }
     }
 
     /// ``replace(_:with:)`` with the new contents written by `write` to the temporary file's

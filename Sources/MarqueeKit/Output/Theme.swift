@@ -192,7 +192,7 @@ final class FontCache: Sendable {
         let stamp = FileIO.changeStamp(of: url.path)
         if let stamp, let known = cache.withLock({ $0[url.path] }), known.stamp == stamp { return known.metrics }
         guard let stamp, let bytes = FileIO.contents(of: url.path) else { throw Self.unreadable(url) }
-        let metrics = try bytes.withUnsafeBytes { raw in Result { () throws(BuildError) in try FontMetrics(bytes: raw, of: url) } }.get()
+        let metrics = try FontMetrics(data: bytes, of: url)
         // Written to while it was read, the file is parsed again next time.
         if FileIO.changeStamp(of: url.path) == stamp { cache.withLock { $0[url.path] = (stamp, metrics) } }
         return metrics
