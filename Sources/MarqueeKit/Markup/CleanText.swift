@@ -28,13 +28,13 @@ enum CleanText {
     /// controls kept): the last guard on every text file the build writes. `bytes` itself when
     /// it has none, which one pass over the bytes tells.
     static func cleanUTF8(_ bytes: Data) -> Data {
-        guard bytes.withUnsafeBytes(holdsForbiddenCharacter) else { return bytes }
+        guard holdsForbiddenCharacter(bytes.span) else { return bytes }
         return Data(clean(String(decoding: bytes, as: UTF8.self)).utf8)
     }
 
     /// Whether valid UTF-8 `bytes` encode a character ``isForbidden(_:)`` names, read from the
     /// bytes themselves: the guard runs over every page, most of which hold none.
-    private static func holdsForbiddenCharacter(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    private static func holdsForbiddenCharacter(_ bytes: Span<UInt8>) -> Bool {
         let count = bytes.count
         var index = 0
         while index < count {

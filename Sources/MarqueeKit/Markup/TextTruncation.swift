@@ -7,8 +7,7 @@ package enum TextTruncation {
         guard text.utf8.count > limit else { return text }
         // Where the first limit + 1 bytes are ASCII but for CR (which pairs with LF), each byte is
         // a character: they are cut as bytes (counting characters was most of normalizing a feed).
-        var text = text
-        if limit >= 0, let cut = text.withUTF8({ truncateASCII($0, to: limit) }) { return cut }
+        if limit >= 0, let cut = truncateASCII(Array(text.utf8.prefix(limit + 1)), to: limit) { return cut }
         return truncateByCharacters(text, to: limit)
     }
 
@@ -27,9 +26,9 @@ package enum TextTruncation {
         return result + "…"
     }
 
-    /// ``truncate(_:to:)`` of text longer than `limit` bytes whose first `limit + 1` bytes are
-    /// ASCII other than CR; nil for any other text.
-    private static func truncateASCII(_ utf8: UnsafeBufferPointer<UInt8>, to limit: Int) -> String? {
+    /// ``truncate(_:to:)`` of text longer than `limit` bytes, given its first `limit + 1` bytes,
+    /// when they are ASCII other than CR; nil for any other text.
+    private static func truncateASCII(_ utf8: [UInt8], to limit: Int) -> String? {
         guard utf8.count > limit, !utf8[...limit].contains(where: { $0 >= 0x80 || $0 == 0x0D }) else { return nil }
         var cut = limit
         if let space = utf8[..<limit].lastIndex(where: { $0 == UInt8(ascii: " ") || $0 == 0x0A }), space > limit / 2 {
@@ -42,6 +41,6 @@ package enum TextTruncation {
             }
         }
         while cut > 0, isTrailing(utf8[cut - 1]) { cut -= 1 }
-        return String(decoding: UnsafeBufferPointer(rebasing: utf8[..<cut]), as: UTF8.self) + "…"
+        return String(decoding: utf8[..<cut], as: UTF8.self) + "…"
     }
 }
