@@ -314,7 +314,7 @@ extension Item {
     /// it, except `body` (pages show `bodyHTML`, which is added by its ``bodyHTMLDigest``). Pages
     /// made from items and the site's settings are the same when their items' digests are. A
     /// new field must be added here.
-    package func combine(into hasher: inout StableHasher) {
+    public func combine(into hasher: inout StableHasher) {
         // Field by field: array literals of the fields cost more retains and allocations than
         // the hashing itself.
         hasher.combine(id)

@@ -1,22 +1,23 @@
 import Foundation
 
 /// A fast 64-bit hash for change detection, stable across runs and machines (unlike `Hasher`):
-/// the keys of ``BuildMemo``, page digests, build fingerprints. It mixes eight bytes at a time
+/// the keys of ``BuildMemo``, page digests (``OutputSet/reuse(_:digest:)``), build fingerprints;
+/// a plugin makes its own keys and digests with it. It mixes eight bytes at a time
 /// (MurmurHash3's steps, then its final avalanche), and long texts sixteen bytes at a time in four
 /// independent lanes, so hashing every description of a large site on each rebuild stays cheap.
 /// Not for security: a crafted collision could at worst keep a stale page.
-package struct StableHasher: Sendable {
+public struct StableHasher: Sendable {
     /// Changes whenever the hash of any input does (2: long texts folded by 128-bit products).
     /// What outlives one program's builds keeps it beside the digests it holds (the memo and
     /// the build state are another program's after any upgrade anyway).
     package static let version = 2
 
     /// The hash of everything combined so far.
-    package var value: UInt64 { Self.avalanche(state) }
+    public var value: UInt64 { Self.avalanche(state) }
     private var state: UInt64 = 0x243F_6A88_85A3_08D3
 
     /// Creates a hasher; `namespace` keeps keys of different uses apart.
-    package init(_ namespace: String = "") {
+    public init(_ namespace: String = "") {
         if !namespace.isEmpty { combine(namespace) }
     }
 
@@ -45,7 +46,7 @@ package struct StableHasher: Sendable {
     }
 
     /// Adds a string (its length too, so `"ab" + "c"` and `"a" + "bc"` differ).
-    package mutating func combine(_ text: String) {
+    public mutating func combine(_ text: String) {
         // In place when the string's bytes are at hand (a native string), without the copy (a
         // retain and release) that `withUTF8` needs.
         if let done: Void = text.utf8.withContiguousStorageIfAvailable({ combine(UnsafeRawBufferPointer($0)) }) { return done }
@@ -54,7 +55,7 @@ package struct StableHasher: Sendable {
     }
 
     /// Adds raw bytes.
-    package mutating func combine(bytes data: Data) {
+    public mutating func combine(bytes data: Data) {
         data.withUnsafeBytes { combine($0) }
     }
 
@@ -90,12 +91,12 @@ package struct StableHasher: Sendable {
     }
 
     /// Adds a number.
-    package mutating func combine(_ number: Int) {
+    public mutating func combine(_ number: Int) {
         mix(UInt64(bitPattern: Int64(number)))
     }
 
     /// The hash as 16 hex digits.
-    package var hex: String { StableHash.hexDigits(value) }
+    public var hex: String { StableHash.hexDigits(value) }
 
     /// The hash of some bytes (a file's contents), as 16 hex digits.
     package static func hex(of data: Data) -> String {
