@@ -64,25 +64,6 @@ enum JSONLayout {
         }
     }
 
-    /// The ranges of the elements of the array that spans `range` of `bytes`, in order; nil when
-    /// the range is not an array as far as strings and brackets tell.
-    static func elements(ofArrayIn range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>]? {
-        var scanner = Scanner(bytes: UnsafeBufferPointer(rebasing: bytes[..<range.upperBound]))
-        scanner.index = range.lowerBound
-        guard scanner.take(UInt8(ascii: "[")) else { return nil }
-        var elements: [Range<Int>] = []
-        if scanner.take(UInt8(ascii: "]")) { return scanner.index == range.upperBound ? elements : nil }
-        while true {
-            scanner.skipBlanks()
-            guard let end = scanner.endOfValue(from: scanner.index), end > scanner.index else { return nil }
-            elements.append(scanner.index..<end)
-            scanner.index = end
-            if scanner.take(UInt8(ascii: ",")) { continue }
-            guard scanner.take(UInt8(ascii: "]")) else { return nil }
-            return scanner.index == range.upperBound ? elements : nil
-        }
-    }
-
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0

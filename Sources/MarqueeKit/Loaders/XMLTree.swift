@@ -65,20 +65,12 @@ package enum XMLTree {
     /// Elements nested deeper than this are refused.
     package static let maximumDepth = 128
 
-    /// Parses a whole document and returns its root element.
+    /// Parses a whole document and returns its root element. libxml2 is given the document
+    /// refused if it declares entities, in UTF-8 without a declaration or processing
+    /// instructions, and with HTML's named entities made numeric.
     package static func parse(_ data: Data, display: String) throws(BuildError) -> XMLTreeElement {
-        try parse(prepared: prepared(data, display: display), display: display)
-    }
-
-    /// The document as libxml2 is given it: refused if it declares entities, in UTF-8 without
-    /// a declaration or processing instructions, HTML's named entities made numeric.
-    static func prepared(_ data: Data, display: String) throws(BuildError) -> Data {
         try refuseEntityDeclarations(data, display: display)
-        return HTMLEntities.replaceNamedEntities(in: try transcodedToUTF8(data, display: display))
-    }
-
-    /// Parses a document made by ``prepared(_:display:)`` (or a part of one) and returns its root.
-    static func parse(prepared: Data, display: String) throws(BuildError) -> XMLTreeElement {
+        let prepared = HTMLEntities.replaceNamedEntities(in: try transcodedToUTF8(data, display: display))
         let parser = XMLParser(data: prepared)
         let collector = Collector()
         parser.delegate = collector
