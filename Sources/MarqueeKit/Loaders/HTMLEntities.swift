@@ -54,61 +54,61 @@ enum HTMLEntities {
     /// `data` with every HTML named entity made a numeric reference (an unknown one `&amp;name;`)
     /// and every `&` that starts no reference escaped, outside CDATA sections and comments.
     static func replaceNamedEntities(in data: Data) -> Data {
-        data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            guard bytes.position(of: UInt8(ascii: "&"), from: 0) != nil else { return data }
-            // Made at the first replacement: a feed whose references are all XML's own or numeric
-            // (escaped HTML: `&lt;p&gt;`) is returned as it is, not copied.
-            var output: [UInt8] = []
-            // Bytes before `copied` are in `output`; runs without a replacement are copied whole.
-            var copied = 0, replaced = false
-            func replace(_ range: Range<Int>, with text: String) {
-                if !replaced {
-                    output.reserveCapacity(bytes.count + 64)
-                    replaced = true
-                }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<range.lowerBound]))
-                output.append(contentsOf: text.utf8)
-                copied = range.upperBound
+        let bytes = data.span
+        guard bytes.position(of: UInt8(ascii: "&"), from: 0) != nil else { return data }
+        // Bytes before `copied` are in `output`; runs without a replacement are copied whole. A
+        // feed whose references are all XML's own or numeric (escaped HTML: `&lt;p&gt;`) is
+        // returned as it is, not copied.
+        var output: [UInt8] = []
+        var copied = 0
+        var index = 0
+        var section = nextSection(in: bytes, from: 0)
+        while let ampersand = bytes.position(of: UInt8(ascii: "&"), from: index) {
+            if section.start < ampersand {
+                // A CDATA section or comment is left as it is, up to where its closing marker
+                // starts (looked for from its `<`).
+                index = bytes.position(of: section.close, from: section.start) ?? bytes.count
+                section = nextSection(in: bytes, from: index)
+                continue
             }
-            var index = 0
-            var section = nextSection(in: bytes, from: 0)
-            while let ampersand = bytes.position(of: UInt8(ascii: "&"), from: index) {
-                if section.start < ampersand {
-                    // A CDATA section or comment is left as it is, up to where its closing marker
-                    // starts (looked for from its `<`).
-                    index = bytes.position(of: section.close, from: section.start) ?? bytes.count
-                    section = nextSection(in: bytes, from: index)
-                    continue
-                }
-                index = ampersand
-                // A name: letters and digits up to ';'.
-                var end = index + 1
-                while end < bytes.count, end - index <= 32, isASCIILetterOrDigit(bytes[end]) { end += 1 }
-                let name = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
-                let terminated = end < bytes.count && bytes[end] == UInt8(ascii: ";")
-                let isXML = isXMLEntity(name)
-                if terminated, !name.isEmpty, !isXML, isASCIILetter(name[0]) {
-                    let text = String(decoding: name, as: UTF8.self)
-                    replace(index..<end + 1, with: table[text].map { "&#\($0);" } ?? "&amp;\(text);")
-                    index = end + 1
-                    continue
-                }
+            index = ampersand
+            // A name: letters and digits up to ';'.
+            var end = index + 1
+            while end < bytes.count, end - index <= 32, isASCIILetterOrDigit(bytes[end]) { end += 1 }
+            let name = bytes.extracting((index + 1)..<end)
+            let terminated = end < bytes.count && bytes[end] == UInt8(ascii: ";")
+            let isXML = isXMLEntity(name)
+            var replacement: String?
+            if terminated, !name.isEmpty, !isXML, isASCIILetter(name[0]) {
+                var text: [UInt8] = []
+                text.append(name)
+                let entity = String(decoding: text, as: UTF8.self)
+                replacement = table[entity].map { "&#\($0);" } ?? "&amp;\(entity);"
+                end += 1
+            } else if !terminated, !isXML, !(end < bytes.count && bytes[index + 1] == UInt8(ascii: "#")) {
                 // A bare '&' is escaped; numeric references (`&#…`) and XML's own are kept.
-                let numeric = end < bytes.count && bytes[index + 1] == UInt8(ascii: "#")
-                if !terminated, !isXML, !numeric { replace(index..<index + 1, with: "&amp;") }
-                index += 1
+                replacement = "&amp;"
+                end = index + 1
             }
-            guard replaced else { return data }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
-            return Data(output)
+            guard let replacement else {
+                index += 1
+                continue
+            }
+            if output.isEmpty { output.reserveCapacity(bytes.count + 64) }
+            output.append(bytes.extracting(copied..<index))
+            output.append(contentsOf: replacement.utf8)
+            copied = end
+            index = end
         }
+        guard copied > 0 else { return data }
+        output.append(bytes.extracting(copied...))
+        return Data(output)
     }
 
     private static let sections = [XMLTree.cdata, XMLTree.comment]
 
     /// The next CDATA section or comment at or after `start` (`start` is the end when none is).
-    private static func nextSection(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (start: Int, close: [UInt8]) {
+    private static func nextSection(in bytes: Span<UInt8>, from start: Int) -> (start: Int, close: [UInt8]) {
         var next = (start: bytes.count, close: [UInt8]())
         for section in sections {
             if let found = bytes.position(of: section.open, from: start), found < next.start { next = (found, section.close) }
@@ -121,9 +121,9 @@ enum HTMLEntities {
     private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool { (byte >= 0x30 && byte <= 0x39) || isASCIILetter(byte) }
 
     /// Whether `name` is one of ``xmlEntities``, read from its bytes.
-    private static func isXMLEntity(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func isXMLEntity(_ name: Span<UInt8>) -> Bool {
         guard name.count >= 2, name.count <= 4 else { return false }
-        return xmlEntityBytes.contains { $0.elementsEqual(name) }
+        return xmlEntityBytes.contains { $0.count == name.count && name.hasPrefix($0, at: 0) }
     }
 
     private static let xmlEntityBytes = xmlEntities.map { Array($0.utf8) }

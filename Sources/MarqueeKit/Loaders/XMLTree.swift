@@ -139,11 +139,8 @@ package enum XMLTree {
         }
         // Valid UTF-8 (most feeds) is used as it is, checked in place: decoding it into a string
         // and copying that out again were two fresh copies of a large feed.
-        if encoding ?? .utf8 == .utf8, let prepared = bytes.withUnsafeBytes({ raw in
-            let utf8 = raw.bindMemory(to: UInt8.self)
-            return (try? UTF8Span(validating: utf8.span)) == nil ? nil : withoutDeclaration(utf8)
-        }) {
-            return prepared
+        if encoding ?? .utf8 == .utf8, (try? UTF8Span(validating: bytes.span)) != nil {
+            return withoutDeclaration(bytes.span)
         }
         var text: String
         switch encoding ?? .utf8 {
@@ -155,7 +152,7 @@ package enum XMLTree {
             }
             text = decoded
         }
-        return text.withUTF8 { withoutDeclaration($0) }
+        return withoutDeclaration(text.utf8.span)
     }
 
     /// The encoding an XML declaration names, in ASCII lower case: the first `encoding` followed
@@ -171,7 +168,7 @@ package enum XMLTree {
         }
         let key = Array("encoding".utf8)
         var start = 0
-        while let found = bytes.withUnsafeBufferPointer({ $0.position(of: key, from: start) }) {
+        while let found = bytes.span.position(of: key, from: start) {
             start = found + 1
             var index = found + key.count
             while index < bytes.count, bytes[index].isBlank { index += 1 }
@@ -190,13 +187,15 @@ package enum XMLTree {
 
     /// Valid UTF-8 without its XML declaration (which may name the encoding it came in; without
     /// one, XML is UTF-8) and without processing instructions, copied once.
-    private static func withoutDeclaration(_ utf8: UnsafeBufferPointer<UInt8>) -> Data {
+    private static func withoutDeclaration(_ utf8: Span<UInt8>) -> Data {
         var start = 0
         if utf8.hasPrefix(Array("<?xml".utf8), at: 0), let end = utf8.position(of: UInt8(ascii: ">"), from: 0) {
             start = end + 1
         }
-        let body = UnsafeBufferPointer(rebasing: utf8[start...])
-        return removingProcessingInstructions(body).map { Data($0) } ?? Data(buffer: body)
+        let body = utf8.extracting(start...)
+        var copy: [UInt8] = []
+        if !removingProcessingInstructions(body, into: &copy) { copy.append(body) }
+        return Data(copy)
     }
 
     /// The document without processing instructions (`<?xml-stylesheet …?>` and the like), their
@@ -204,28 +203,29 @@ package enum XMLTree {
     /// FoundationXML crashes on one without data (`<?x?>` reaches its callback as a NULL string;
     /// found by fuzzing). Comments and CDATA sections are copied untouched.
     static func removingProcessingInstructions(_ input: [UInt8]) -> [UInt8] {
-        input.withUnsafeBufferPointer { removingProcessingInstructions($0) } ?? input
+        var result: [UInt8] = []
+        return removingProcessingInstructions(input.span, into: &result) ? result : input
     }
 
-    /// ``removingProcessingInstructions(_:)`` of `bytes`; nil when they hold none (nothing to copy).
-    static func removingProcessingInstructions(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        guard bytes.position(of: instructionMarkers.open, from: 0) != nil else { return nil }
-        var result: [UInt8] = []
+    /// Appends ``removingProcessingInstructions(_:)`` of `bytes` to `result`; false, with nothing
+    /// appended, when they hold none.
+    private static func removingProcessingInstructions(_ bytes: Span<UInt8>, into result: inout [UInt8]) -> Bool {
+        guard bytes.position(of: instructionMarkers.open, from: 0) != nil else { return false }
         result.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
             // Everything before the next `<` is copied as it is.
             let next = bytes.position(of: UInt8(ascii: "<"), from: index) ?? bytes.count
-            result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<next]))
+            result.append(bytes.extracting(index..<next))
             index = next
             guard index < bytes.count else { break }
             if bytes.hasPrefix(instructionMarkers.open, at: index) {
                 let end = bytes.position(of: instructionMarkers.close, from: index + 2).map { $0 + 2 } ?? bytes.count
-                result += UnsafeBufferPointer(rebasing: bytes[index..<end]).filter { $0 == 0x0A }
+                for offset in index..<end where bytes[offset] == 0x0A { result.append(0x0A) }
                 index = end
             } else if let (opening, closing) = copiedSections.first(where: { bytes.hasPrefix($0.open, at: index) }) {
                 let end = bytes.position(of: closing, from: index + opening.count).map { $0 + closing.count } ?? bytes.count
-                let section = UnsafeBufferPointer(rebasing: bytes[index..<end])
+                let section = bytes.extracting(index..<end)
                 if holdsCharacterXMLForbids(section) {
                     // libxml2, recovering from errors as FoundationXML asks it to, ends such a
                     // section at the character and reads on: an instruction after it would reach
@@ -233,7 +233,7 @@ package enum XMLTree {
                     result += opening
                     index += opening.count
                 } else {
-                    result.append(contentsOf: section)
+                    result.append(section)
                     index = end
                 }
             } else {
@@ -241,13 +241,14 @@ package enum XMLTree {
                 index += 1
             }
         }
-        return result
+        return true
     }
 
     /// Whether `bytes` (valid UTF-8) hold a character XML 1.0 does not allow: a control
     /// character other than tab, line feed and carriage return, or U+FFFE or U+FFFF.
-    static func holdsCharacterXMLForbids(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for (index, byte) in bytes.enumerated() {
+    static func holdsCharacterXMLForbids(_ bytes: Span<UInt8>) -> Bool {
+        for index in bytes.indices {
+            let byte = bytes[index]
             if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D { return true }
             if byte == 0xEF, index + 2 < bytes.count, bytes[index + 1] == 0xBF, bytes[index + 2] >= 0xBE { return true }
         }
@@ -265,14 +266,16 @@ package enum XMLTree {
     private static func refuseEntityDeclarations(_ data: Data, display: String) throws(BuildError) {
         // Found from its `!`: every tag starts with `<`, few bytes are `!`.
         let marker = Array("!ENTITY".utf8)
-        let line: Int? = data.prefix(1 << 20).withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var from = 1
-            while let found = bytes.position(of: marker, from: from) {
-                if bytes[found - 1] == UInt8(ascii: "<") { return 1 + bytes[..<found].count { $0 == 0x0A } }
-                from = found + 1
+        let prolog = data.prefix(1 << 20)
+        let bytes = prolog.span
+        var line: Int?
+        var from = 1
+        while let found = bytes.position(of: marker, from: from) {
+            if bytes[found - 1] == UInt8(ascii: "<") {
+                line = 1 + prolog.prefix(found).count { $0 == 0x0A }
+                break
             }
-            return nil
+            from = found + 1
         }
         if let line {
             throw BuildError(
