@@ -126,7 +126,7 @@ struct MarkupTests {
                 }
             }
             let expected = collapsed == Array(text.utf8)
-            let found = text.withUTF8 { TextBlockBuilder.hasNothingToCollapse($0, afterSpace: afterSpace) }
+            let found = TextBlockBuilder.hasNothingToCollapse(text.utf8, afterSpace: afterSpace)
             #expect(found == expected, "\(Array(text.utf8)) after a space: \(afterSpace)")
             if found != expected { break }
             if found { shortcuts += 1 }

@@ -113,8 +113,7 @@ struct TextBlockBuilder {
         }
         startRun(bold: style.bold)
         // Most text has nothing to collapse: it is copied in one go.
-        let isCollapsed = text.withContiguousStorageIfAvailable { Self.hasNothingToCollapse($0, afterSpace: lastWasSpace) }
-        if isCollapsed == true {
+        if Self.hasNothingToCollapse(text, afterSpace: lastWasSpace) {
             bytes.append(contentsOf: text)
             lastWasSpace = bytes.last == 0x20
             return
@@ -135,12 +134,12 @@ struct TextBlockBuilder {
     /// True when collapsing whitespace leaves `text` as it is: its only whitespace is single
     /// spaces, and it does not start with one after a space. One pass without early exits, which
     /// the compiler turns into vector instructions.
-    static func hasNothingToCollapse(_ text: UnsafeBufferPointer<UInt8>, afterSpace: Bool) -> Bool {
+    static func hasNothingToCollapse(_ text: some Collection<UInt8>, afterSpace: Bool) -> Bool {
         guard var previous = text.first else { return true }
         /// 1 for tab, line feed, form feed and carriage return.
         func otherWhitespace(_ byte: UInt8) -> UInt8 { (byte &- 0x09 < 5 ? 1 : 0) & (byte != 0x0B ? 1 : 0) }
         var found = otherWhitespace(previous) | (previous == 0x20 && afterSpace ? 1 : 0)
-        for byte in UnsafeBufferPointer(rebasing: text[1...]) {
+        for byte in text.dropFirst() {
             found |= otherWhitespace(byte) | ((byte == 0x20 ? 1 : 0) & (previous == 0x20 ? 1 : 0))
             previous = byte
         }

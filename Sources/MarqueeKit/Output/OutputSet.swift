@@ -122,38 +122,20 @@ public enum SiteURL {
     /// The relative path from a page to the site root: `""` for `index.html`, `"../../"` for
     /// `items/x/index.html`.
     public static func relativeRoot(fromPage path: String) -> String {
-        // Counted over the string's own bytes when it has them (`reduce` over the UTF-8 view was a
-        // few percent of checking 10,000 kept pages).
-        let slash = UInt8(ascii: "/")
-        let depth = path.utf8.withContiguousStorageIfAvailable { $0.count(where: { $0 == slash }) }
-            ?? path.utf8.count(where: { $0 == slash })
+        let bytes = path.utf8.span
+        var depth = 0
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "/") { depth += 1 }
         return String(repeating: "../", count: depth)
     }
 
     /// `html` with every site-root marker replaced by `root`; returns `html` untouched (and
     /// fast) when it has none, which is the common case.
     public static func resolveMarkers(in html: String, root: String) -> String {
-        var html = html
-        let found = html.withUTF8 { bytes -> Bool in
-            guard let base = bytes.baseAddress else { return false }
-            let marker = markerBytes, probe = markerProbe
-            var offset = 0
-            // memchr finds the marker's `q` with SIMD: most descriptions have no marker at all, and
-            // `q` is far rarer in text than the marker's first letter.
-            while offset < bytes.count, let hit = memchr(base + offset, Int32(marker[probe]), bytes.count - offset) {
-                let hitIndex = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                let start = hitIndex - probe
-                if start >= 0, start + marker.count <= bytes.count, memcmp(base + start, marker, marker.count) == 0 { return true }
-                offset = hitIndex + 1
-            }
-            return false
-        }
+        let found = html.utf8.span.position(of: markerBytes, from: 0) != nil
         return found ? html.replacingOccurrences(of: rootMarker, with: root) : html
     }
 
     private static let markerBytes = Array(rootMarker.utf8)
-    /// Where the marker's `q` is: the byte ``resolveMarkers(in:root:)`` looks for first.
-    private static let markerProbe = markerBytes.firstIndex(of: UInt8(ascii: "q"))!
 
     /// `url` as seen from a page whose root is `root`: site paths get the prefix, absolute URLs pass.
     public static func resolve(_ url: String, root: String) -> String {

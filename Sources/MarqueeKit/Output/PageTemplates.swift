@@ -44,12 +44,10 @@ package struct PageTemplates: Sendable {
     /// the Mustache specification's tests give them).
     package func render(_ name: String, value: TemplateValue, into output: inout [UInt8]) -> Bool {
         guard let instructions = program.template(named: name) else { return false }
-        program.withContents { contents in
-            var rendering = TemplateRendering(program: program, contents: contents, stack: [value], output: output)
-            output = []  // `rendering` holds the only reference, so appending never copies.
-            rendering.run(instructions, indentation: nil)
-            output = rendering.output
-        }
+        var rendering = TemplateRendering(program: program, stack: [value], output: output)
+        output = []  // `rendering` holds the only reference, so appending never copies.
+        rendering.run(instructions, indentation: nil)
+        output = rendering.output
         return true
     }
 }
@@ -59,12 +57,8 @@ package struct PageTemplates: Sendable {
 /// innermost value outwards; only objects have named values; `false`, nothing and empty lists
 /// skip a section; text and numbers print as themselves, flags as `true` or `false`, and lists
 /// and objects print nothing.
-///
-/// The program is read through its ``TemplateProgram/Contents``, valid while
-/// ``PageTemplates/render(_:_:into:)`` runs.
 private struct TemplateRendering {
     let program: TemplateProgram
-    let contents: TemplateProgram.Contents
     var stack: [TemplateValue]
     var output: [UInt8]
     /// Partials inside partials; past ``maximumDepth`` a partial renders nothing (a template
@@ -72,9 +66,8 @@ private struct TemplateRendering {
     private var depth = 0
     private static let maximumDepth = 100
 
-    init(program: TemplateProgram, contents: TemplateProgram.Contents, stack: [TemplateValue], output: [UInt8]) {
+    init(program: TemplateProgram, stack: [TemplateValue], output: [UInt8]) {
         self.program = program
-        self.contents = contents
         self.stack = stack
         self.output = output
     }
@@ -108,9 +101,9 @@ private struct TemplateRendering {
     /// Runs the instruction at `index` (with its body, for a section); returns the index of
     /// the instruction after it.
     private mutating func step(at index: Int, indentation: String?) -> Int {
-        switch contents.code[index] {
+        switch program.instructions[index] {
         case .text(let start, let end):
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: contents.text[start..<end]))
+            output += program.text[start..<end]
         case .value(let name, let escaped):
             guard let value = lookUp(name) else { break }
             write(value, escaped: escaped)
@@ -164,7 +157,7 @@ private struct TemplateRendering {
     }
 
     private func lookUp(_ nameIndex: Int) -> TemplateValue? {
-        let name = contents.names[nameIndex]
+        let name = program.names[nameIndex]
         var part = name.parts.lowerBound
         let end = name.parts.upperBound
         var value: TemplateValue
@@ -175,7 +168,7 @@ private struct TemplateRendering {
             value = stack[stack.count - 1]
         case .enclosing:
             guard part < end else { return stack.last }
-            let first = contents.keys[part]
+            let first = program.keys[part]
             part += 1
             var found: TemplateValue?
             for level in stack.indices.reversed() {
@@ -186,7 +179,7 @@ private struct TemplateRendering {
             value = found
         }
         while part < end {
-            guard let child = value.child(contents.keys[part]) else { return nil }
+            guard let child = value.child(program.keys[part]) else { return nil }
             value = child
             part += 1
         }
@@ -198,7 +191,7 @@ private struct TemplateRendering {
         case .text(let text):
             if escaped { HTMLEscape.appendAttribute(text, to: &output) } else { output += text.utf8 }
         case .utf8(let bytes):
-            if escaped { bytes.withUnsafeBufferPointer { HTMLEscape.appendAttribute($0, to: &output) } } else { output += bytes }
+            if escaped { HTMLEscape.appendAttribute(bytes.span, to: &output) } else { output += bytes }
         case .flag(let flag):
             output += (flag ? "true" : "false").utf8
         case .number(let number):

@@ -87,39 +87,21 @@ package struct SiteFilesWriter: Plugin {
     }
 
     /// Appends `text` as a JSON string literal. Bytes of multi-byte characters are all 0x80 or
-    /// above, so escaping byte by byte leaves them whole; the runs between escapes are appended
-    /// whole rather than a byte at a time.
+    /// above, so escaping byte by byte leaves them whole.
     static func appendJSONString(_ text: String, to json: inout [UInt8]) {
         json.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { bytes in
-            var runStart = 0
-            for (offset, byte) in bytes.enumerated() {
-                let escape: StaticString
-                var withHexDigits = false
-                switch byte {
-                case UInt8(ascii: "\""): escape = #"\""#
-                case UInt8(ascii: "\\"): escape = #"\\"#
-                case UInt8(ascii: "\n"): escape = #"\n"#
-                case UInt8(ascii: "\r"): escape = #"\r"#
-                case UInt8(ascii: "\t"): escape = #"\t"#
-                // Keeps "</script>" out of the file, should it ever be inlined.
-                case UInt8(ascii: "<"): escape = #"\u003c"#
-                case ..<0x20:
-                    escape = #"\u00"#
-                    withHexDigits = true
-                default: continue
-                }
-                json.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<offset]))
-                json.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
-                if withHexDigits {
-                    let hex: StaticString = "0123456789abcdef"
-                    json.append(hex.utf8Start[Int(byte >> 4)])
-                    json.append(hex.utf8Start[Int(byte & 0xF)])
-                }
-                runStart = offset + 1
+        json.append(text.utf8.span) { byte in
+            switch byte {
+            case UInt8(ascii: "\""): #"\""#
+            case UInt8(ascii: "\\"): #"\\"#
+            case UInt8(ascii: "\n"): #"\n"#
+            case UInt8(ascii: "\r"): #"\r"#
+            case UInt8(ascii: "\t"): #"\t"#
+            // Keeps "</script>" out of the file, should it ever be inlined.
+            case UInt8(ascii: "<"): #"\u003c"#
+            case ..<0x20: #"\u00"# + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
+            default: nil
             }
-            json.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         json.append(UInt8(ascii: "\""))
     }

@@ -5,43 +5,36 @@ package enum Slug {
     /// A slug made from `title`: lowercase ASCII letters, digits and single hyphens, at most 60
     /// characters. Empty when the title has nothing usable (emoji only, punctuation only).
     package static func make(_ title: String) -> String {
-        // ASCII needs no folding (the loop lowercases), and folding is slow. Both read the UTF-8
-        // in place: going through `String.UTF8View` cost several times the loop itself.
-        var title = title
-        if let slug = title.withUTF8({ utf8 in utf8.allSatisfy { $0 < 0x80 } ? make(fromUTF8: utf8) : nil }) { return slug }
-        var folded = title.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
-        return folded.withUTF8(make(fromUTF8:))
+        // ASCII (most titles) needs no folding, and folding is slow.
+        if title.utf8.allSatisfy({ $0 < 0x80 }) { return make(fromUTF8: title.utf8) }
+        let folded = title.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        return make(fromUTF8: folded.utf8)
     }
 
     /// The slug of some UTF-8: only ASCII letters and digits are kept, so the bytes can be read
     /// instead of the scalars (every byte of a non-ASCII scalar is 0x80 or more, a separator like
-    /// any other). Made in a buffer on the stack: an array per title was an allocation for each.
-    private static func make(fromUTF8 utf8: UnsafeBufferPointer<UInt8>) -> String {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength + 1) { slug -> String in
-            var count = 0
-            var pendingHyphen = false
-            for byte in utf8 {
-                let kept: UInt8
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): kept = byte
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): kept = byte + 32
-                default:
-                    pendingHyphen = true
-                    continue
-                }
-                if pendingHyphen && count > 0 {
-                    slug[count] = UInt8(ascii: "-")
-                    count += 1
-                }
-                slug[count] = kept
-                count += 1
-                pendingHyphen = false
-                if count >= maximumLength { break }
+    /// any other).
+    private static func make(fromUTF8 utf8: String.UTF8View) -> String {
+        var slug: [UInt8] = []
+        slug.reserveCapacity(maximumLength)
+        var pendingHyphen = false
+        for byte in utf8 {
+            let kept: UInt8
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): kept = byte
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): kept = byte + 32
+            default:
+                pendingHyphen = true
+                continue
             }
-            count = Swift.min(count, maximumLength)
-            while count > 0 && slug[count - 1] == UInt8(ascii: "-") { count -= 1 }
-            return String(decoding: UnsafeBufferPointer(rebasing: slug[..<count]), as: UTF8.self)
+            if pendingHyphen && !slug.isEmpty { slug.append(UInt8(ascii: "-")) }
+            slug.append(kept)
+            pendingHyphen = false
+            if slug.count >= maximumLength { break }
         }
+        slug = Array(slug.prefix(maximumLength))
+        while slug.last == UInt8(ascii: "-") { slug.removeLast() }
+        return String(decoding: slug, as: UTF8.self)
     }
 
     /// The longest slug, in characters.
@@ -72,28 +65,9 @@ package enum Slug {
         assign(to: &items, bases: items.concurrentMap(base(for:)))
     }
 
-    /// `base-counter`, made in one allocation (a repeated title's slug is made this way for most
-    /// items of a large list whose titles repeat).
+    /// `base-counter`.
     static func suffixed(_ base: String, _ counter: Int) -> String {
-        var digits = 1
-        var rest = counter / 10
-        while rest > 0 {
-            digits += 1
-            rest /= 10
-        }
-        var base = base
-        return base.withUTF8 { base in
-            String(unsafeUninitializedCapacity: base.count + 1 + digits) { buffer in
-                _ = UnsafeMutableBufferPointer(rebasing: buffer[..<base.count]).initialize(from: base)
-                buffer[base.count] = UInt8(ascii: "-")
-                var rest = counter
-                for position in (base.count + 1..<base.count + 1 + digits).reversed() {
-                    buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                }
-                return base.count + 1 + digits
-            }
-        }
+        base + "-" + String(counter)
     }
 
     /// Gives every item a unique slug from its ``base(for:)`` (`bases` in the items' order, each
@@ -110,7 +84,7 @@ package enum Slug {
     static func assign(to items: inout [Item], bases: [Base], memo: BuildMemo) {
         precondition(bases.count == items.count, "one slug base per item")
         let key = suffixMemoKey(bases)
-        if let known = memo.withRememberedBytes(for: key, { readSuffixes($0, count: bases.count) }) {
+        if let text = memo.value(for: key), let known = readSuffixes(text.utf8, count: bases.count) {
             apply(known, to: &items, bases: bases)
             return
         }
@@ -145,13 +119,12 @@ package enum Slug {
 
     /// Suffixes as ``assign(to:bases:memo:)`` stores them (decimal numbers, one per base, apart
     /// by spaces); nil unless there are `count` of them, each 0 or at least 2.
-    private static func readSuffixes(_ text: UnsafeBufferPointer<UInt8>, count: Int) -> [Int]? {
+    private static func readSuffixes(_ text: String.UTF8View, count: Int) -> [Int]? {
         var suffixes: [Int] = []
         suffixes.reserveCapacity(count)
         var value = 0, digits = 0
-        // One position past the end, read as the space that ends the last number.
-        for position in 0...text.count {
-            let byte = position < text.count ? text[position] : UInt8(ascii: " ")
+        // A space after the end ends the last number.
+        for byte in text + [UInt8(ascii: " ")] {
             if byte == UInt8(ascii: " ") {
                 guard digits > 0, value != 1 else { return nil }
                 suffixes.append(value)

@@ -48,28 +48,6 @@ struct TemplateProgram: Sendable {
         }
     }
 
-    /// The program's arrays as pointers, for rendering: reading an instruction through one
-    /// needs no check that the array is still there.
-    struct Contents {
-        let code: UnsafeBufferPointer<Instruction>
-        let text: UnsafeBufferPointer<UInt8>
-        let names: UnsafeBufferPointer<Name>
-        let keys: UnsafeBufferPointer<TemplateKey>
-    }
-
-    /// Runs `body` with ``Contents``, valid until it returns.
-    func withContents<Result>(_ body: (Contents) -> Result) -> Result {
-        instructions.withUnsafeBufferPointer { code in
-            text.withUnsafeBufferPointer { text in
-                names.withUnsafeBufferPointer { names in
-                    keys.withUnsafeBufferPointer { keys in
-                        body(Contents(code: code, text: text, names: names, keys: keys))
-                    }
-                }
-            }
-        }
-    }
-
     /// The instructions of the template named `name`, if the theme has it.
     func template(named name: String) -> Range<Int>? {
         templateIndex[name].map { templates[$0] }

@@ -43,3 +43,19 @@ extension Array where Element == UInt8 {
         }
     }
 }
+
+extension Array where Element == UInt8 {
+    /// Appends `bytes` with every byte for which `replacement` gives text replaced by that text
+    /// (the UTF-8 of it); runs of bytes without one are copied whole. The one mechanism behind
+    /// HTML and JSON escaping.
+    mutating func append(_ bytes: Span<UInt8>, replacing replacement: (UInt8) -> String?) {
+        var runStart = 0
+        for index in bytes.indices {
+            guard let text = replacement(bytes[index]) else { continue }
+            append(bytes.extracting(runStart..<index))
+            append(contentsOf: text.utf8)
+            runStart = index + 1
+        }
+        append(bytes.extracting(runStart...))
+    }
+}
