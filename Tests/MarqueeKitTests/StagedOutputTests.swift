@@ -10,13 +10,13 @@ struct StagedOutputTests {
     @Test func keptAndAddedFilesResolveToTheLastOfEach() throws {
         let output = try TestSupport.temporaryFolder().appending(path: "Site")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        var previous = PathTable<FileRecord>()
+        var previous = OutputPaths<FileRecord>()
         for name in ["a.html", "b.html", "c.html"] {
             try Data("old \(name)".utf8).write(to: output.appending(path: name))
             previous[name] = FileRecord(stamp: FileStamp(OpenFolder(output.path)!.status(of: name)!), digest: 1)
         }
         // Which files are untouched, as a build's check of the output finds them.
-        func untouched(_ files: PathTable<FileRecord>) throws -> [Bool] {
+        func untouched(_ files: OutputPaths<FileRecord>) throws -> [Bool] {
             try #require(BuildState(fingerprint: "", environment: "", items: 0, pages: 0, files: files).check(output)).untouchedFiles
         }
         let staged = try StagedOutput(output: output, previous: previous, untouchedFiles: untouched(previous))
@@ -77,17 +77,17 @@ struct StagedOutputTests {
         let file = folder.appending(path: "cache")
         try Data("old contents".utf8).write(to: file)
         let new = Array("new".utf8)
-        #expect(new.withUnsafeBytes { FileIO.replace(file.path, with: $0) })
+        #expect(FileIO.replace(file.path, with: new))
         #expect(try String(contentsOf: file, encoding: .utf8) == "new")
         #expect(FileIO.regularFiles(under: folder.path) == ["cache"])
         // The temporary file cannot be made in a missing folder: false, and nothing written.
         let missing = folder.appending(path: "missing/cache")
-        #expect(!new.withUnsafeBytes { FileIO.replace(missing.path, with: $0) })
+        #expect(!FileIO.replace(missing.path, with: new))
         #expect(!FileManager.default.fileExists(atPath: missing.deletingLastPathComponent().path))
         // A folder in the way of the rename: false, the folder as it was, no temporary file left.
         let blocked = folder.appending(path: "blocked")
         try FileManager.default.createDirectory(at: blocked.appending(path: "inside"), withIntermediateDirectories: true)
-        #expect(!new.withUnsafeBytes { FileIO.replace(blocked.path, with: $0) })
+        #expect(!FileIO.replace(blocked.path, with: new))
         #expect(FileIO.regularFiles(under: folder.path) == ["cache"])
     }
 }

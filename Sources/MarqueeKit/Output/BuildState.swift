@@ -18,14 +18,13 @@ struct BuildState: Equatable {
     var items: Int
     var pages: Int
     /// Path → size, modification time and digest of every file of the output.
-    var files: PathTable<FileRecord>
+    var files: OutputPaths<FileRecord>
     /// Every folder holding those files (`""` is the output folder) → its modification time in
     /// ns. A folder's time changes whenever an entry is added to it or removed from it, so while
     /// these are unchanged the output holds exactly the files listed, without reading a folder.
-    var folders: PathTable<Int64> = [:]
+    var folders: OutputPaths<Int64> = [:]
 
     static let version = "marquee-0.6"
-    private static let versionBytes = Array(version.utf8)
 
     static func file(for site: Site) -> URL {
         site.root.appending(path: ".marquee-cache/build-\(StableHash.hex(site.output.path).prefix(12)).state")
@@ -37,7 +36,7 @@ struct BuildState: Equatable {
 
     static func load(from file: URL) -> BuildState? {
         guard let data = try? Data(contentsOf: file) else { return nil }
-        return data.withUnsafeBytes { parse($0.bindMemory(to: UInt8.self)) }
+        return parse(Array(data))
     }
 
     /// Saves the state. When `previous` is the state the file holds and `changed` names every
@@ -56,7 +55,7 @@ struct BuildState: Equatable {
         if let previous, let changed, append(to: target.path, replacing: previous, files: changed.files, folders: changed.folders) { return }
         try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         // Written from the array's own memory (a copy into `Data` was a tenth of saving).
-        _ = bytes.withUnsafeBytes { FileIO.replace(target.path, with: $0) }
+        FileIO.replace(target.path, with: bytes)
     }
 
     /// Appends the lines of `files` and `folders` that differ from `previous` (removals first,
@@ -69,17 +68,15 @@ struct BuildState: Equatable {
         /// account for every difference in the tables' sizes (a path named twice does not, and
         /// the state is then written whole).
         func lines<Value>(
-            _ changed: [String], of table: PathTable<Value>, against earlier: PathTable<Value>,
-            _ line: (UnsafeBufferPointer<UInt8>, Value) -> Void
+            _ changed: [String], of table: OutputPaths<Value>, against earlier: OutputPaths<Value>,
+            _ line: (String, Value) -> Void
         ) -> Bool {
             var count = earlier.count
-            for var path in changed {
+            for path in changed {
                 let value = table[path], earlierValue = earlier[path]
                 guard value != earlierValue else { continue }
                 count += (value == nil ? 0 : 1) - (earlierValue == nil ? 0 : 1)
-                path.withUTF8 { path in
-                    if let value { line(path, value) } else { Self.append(removal: path, to: &removals) }
-                }
+                if let value { line(path, value) } else { Self.append(removal: path, to: &removals) }
             }
             return count == table.count
         }
@@ -96,7 +93,7 @@ struct BuildState: Equatable {
         added.append(UInt8(ascii: "\n"))
         let freshSize = files.pathBytes + 40 * files.count + folders.pathBytes + 25 * folders.count
         guard Int(info.st_size) + added.count <= freshSize + freshSize / 4 else { return false }
-        let complete = added.withUnsafeBytes { FileIO.writeAll($0, to: descriptor) }
+        let complete = FileIO.writeAll(added, to: descriptor)
         // A half-written line would make the next build ignore the whole state.
         if !complete { _ = ftruncate(descriptor, info.st_size) }
         return complete
@@ -139,74 +136,39 @@ struct BuildState: Equatable {
     /// than the rest of saving a large site's state).
     private var bytes: [UInt8] {
         var bytes: [UInt8] = []
-        // Room for the longest lines these can make (a number takes at most 20 digits and a
-        // sign, a digest 16), so that the megabyte of a large site's state is never copied to
-        // grow it.
-        bytes.reserveCapacity(summaryLine.utf8.count + 1 + files.pathBytes + 62 * files.count + folders.pathBytes + 27 * folders.count)
-        for place in files.places {
-            guard let record = files.value(at: place) else { continue }
-            files.withPath(at: place) { Self.append($0, record, to: &bytes) }
-        }
-        for place in folders.places {
-            guard let time = folders.value(at: place) else { continue }
-            folders.withPath(at: place) { Self.append(folder: $0, time, to: &bytes) }
-        }
+        for (path, record) in files { Self.append(path, record, to: &bytes) }
+        for (path, time) in folders { Self.append(folder: path, time, to: &bytes) }
         bytes += summaryLine.utf8
         bytes.append(UInt8(ascii: "\n"))
         return bytes
     }
 
     /// Appends a file's line.
-    private static func append(_ path: UnsafeBufferPointer<UInt8>, _ record: FileRecord, to bytes: inout [UInt8]) {
-        append(decimal: record.stamp.size, to: &bytes)
+    private static func append(_ path: String, _ record: FileRecord, to bytes: inout [UInt8]) {
+        bytes += String(record.stamp.size).utf8
         bytes.append(UInt8(ascii: " "))
-        append(decimal: record.stamp.modified, to: &bytes)
+        bytes += String(record.stamp.modified).utf8
         bytes.append(UInt8(ascii: " "))
-        if let digest = record.digest { append(hex: digest, to: &bytes) } else { bytes.append(UInt8(ascii: "-")) }
+        bytes += (record.digest.map { String($0, radix: 16) } ?? "-").utf8
         bytes.append(UInt8(ascii: " "))
-        bytes.append(contentsOf: path)
+        bytes += path.utf8
         bytes.append(UInt8(ascii: "\n"))
     }
 
     /// Appends the line that removes a file's or a folder's earlier line.
-    private static func append(removal path: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+    private static func append(removal path: String, to bytes: inout [UInt8]) {
         bytes += "r ".utf8
-        bytes.append(contentsOf: path)
+        bytes += path.utf8
         bytes.append(UInt8(ascii: "\n"))
     }
 
     /// Appends a folder's line.
-    private static func append(folder path: UnsafeBufferPointer<UInt8>, _ time: Int64, to bytes: inout [UInt8]) {
+    private static func append(folder path: String, _ time: Int64, to bytes: inout [UInt8]) {
         bytes += "d ".utf8
-        append(decimal: time, to: &bytes)
+        bytes += String(time).utf8
         bytes += " - ".utf8
-        bytes.append(contentsOf: path)
+        bytes += path.utf8
         bytes.append(UInt8(ascii: "\n"))
-    }
-
-    private static func append(decimal number: Int64, to bytes: inout [UInt8]) {
-        if number < 0 { bytes.append(UInt8(ascii: "-")) }
-        // Digits into a buffer from the end, by division by the constant 10 (a multiply; dividing
-        // by a radix held in a variable was most of the time of saving a large site's state).
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for UInt64.max's 20 digits
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var value = number.magnitude, start = buffer.count
-            repeat {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
-            } while value > 0
-            bytes.append(contentsOf: buffer[start...])
-        }
-    }
-
-    private static func append(hex number: UInt64, to bytes: inout [UInt8]) {
-        let hexDigits: StaticString = "0123456789abcdef"
-        var shift = max(0, (63 - number.leadingZeroBitCount) / 4 * 4)
-        while shift >= 0 {
-            bytes.append(hexDigits.utf8Start[Int((number >> UInt64(shift)) & 0xF)])
-            shift -= 4
-        }
     }
 
     /// The running program's size and modification time: a rebuilt or upgraded Marquee may make
@@ -311,34 +273,23 @@ struct BuildState: Equatable {
     }
 
     /// Compares every file and folder of `output` with this state: one POSIX `stat` each, on
-    /// every core (Foundation's `attributesOfItem` costs ~100 µs a file here). Each file's folder
-    /// is looked at right after the file, while its name is fresh in the kernel's caches (in a C
-    /// loop over 10,000 item pages, each in a folder of its own, two passes, one over the files
-    /// and one over the folders, took a fifth longer). Nil when the output folder cannot be opened.
+    /// every core (Foundation's `attributesOfItem` costs far more). Each file's folder is looked at
+    /// right after the file, while its name is fresh in the kernel's caches. Nil when the output
+    /// folder cannot be opened.
     func check(_ output: URL) -> OutputCheck? {
         guard let outputFolder = OpenFolder(output.path) else { return nil }
         let files = files, folders = folders
-        @Sendable func folderUnchanged(_ path: UnsafeBufferPointer<UInt8>, since time: Int64) -> Bool {
-            outputFolder.status(ofPath: path)?.modifiedNanoseconds == time
+        @Sendable func folderUnchanged(_ path: String, since time: Int64) -> Bool {
+            outputFolder.status(of: path)?.modifiedNanoseconds == time
         }
-        // In runs of consecutive files, each run's lookups made from the folders above the files'
-        // own (NearbyLookup).
-        let runs = stride(from: 0, to: files.places.count, by: 128).map { $0..<Swift.min($0 + 128, files.places.count) }
-        let checked = runs.concurrentMap { run -> [(file: Bool, folder: Int?, folderUnchanged: Bool)] in
-            var lookup = NearbyLookup(in: outputFolder)
-            return run.map { place in
-                guard let record = files.value(at: place) else { return (true, nil, true) }
-                return files.withPath(at: place) { path in
-                    let parentLength = path.lastIndex(of: UInt8(ascii: "/")) ?? 0
-                    let parent = UnsafeBufferPointer(rebasing: path[..<parentLength])
-                    let grandparentLength = parent.lastIndex(of: UInt8(ascii: "/")) ?? 0
-                    var info = stat()
-                    let untouched = lookup.status(ofPath: path, from: grandparentLength, into: &info) && FileStamp(info) == record.stamp
-                    guard let folder = folders.place(ofBytes: parent), let time = folders.value(at: folder) else { return (untouched, nil, true) }
-                    return (untouched, folder, lookup.status(ofPath: parent, from: grandparentLength, into: &info) && info.modifiedNanoseconds == time)
-                }
-            }
-        }.flatMap { $0 }
+        let checked = Array(files.places).concurrentMap { place -> (file: Bool, folder: Int?, folderUnchanged: Bool) in
+            guard let record = files.value(at: place) else { return (true, nil, true) }
+            let path = files.path(at: place)
+            let untouched = outputFolder.status(of: path).map { FileStamp($0) == record.stamp } ?? false
+            let parent = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) } ?? ""
+            guard let folder = folders.place(of: parent), let time = folders.value(at: folder) else { return (untouched, nil, true) }
+            return (untouched, folder, folderUnchanged(parent, since: time))
+        }
         var foldersUnchanged = folders.count > 0
         var seen = [Bool](repeating: false, count: folders.places.count)
         for result in checked {
@@ -351,7 +302,7 @@ struct BuildState: Equatable {
             let rest = folders.places.filter { !seen[$0] }
             foldersUnchanged = !rest.concurrentMap { place in
                 guard let time = folders.value(at: place) else { return true }
-                return folders.withPath(at: place) { folderUnchanged($0, since: time) }
+                return folderUnchanged(folders.path(at: place), since: time)
             }.contains(false)
         }
         return OutputCheck(untouchedFiles: checked.map(\.file), foldersUnchanged: foldersUnchanged)
@@ -380,8 +331,8 @@ struct BuildState: Equatable {
     /// ancestors) are read again; those the commit left empty, and so removed, are gone, and
     /// those it made are added. Otherwise, or when the output was replaced whole, all are read.
     static func folderStamps(
-        holding files: PathTable<FileRecord>, in output: URL, known: BuildState?, changes: (moved: [String], removed: [String])?
-    ) -> (stamps: PathTable<Int64>, reread: [String]?) {
+        holding files: OutputPaths<FileRecord>, in output: URL, known: BuildState?, changes: (moved: [String], removed: [String])?
+    ) -> (stamps: OutputPaths<Int64>, reread: [String]?) {
         guard let known, let changes else { return (folderStamps(folders(holding: files.paths), in: output), nil) }
         var stamps = known.folders
         let changed = folders(holding: changes.moved + changes.removed)
@@ -391,10 +342,10 @@ struct BuildState: Equatable {
     }
 
     /// The modification times (ns) of `folders` under `output`; a missing folder is left out.
-    static func folderStamps(_ folders: [String], in output: URL) -> PathTable<Int64> {
+    static func folderStamps(_ folders: [String], in output: URL) -> OutputPaths<Int64> {
         guard let outputFolder = OpenFolder(output.path) else { return [:] }
         let times = folders.concurrentMap { folder -> Int64? in outputFolder.status(of: folder)?.modifiedNanoseconds }
-        var stamps = PathTable<Int64>(minimumCapacity: folders.count)
+        var stamps = OutputPaths<Int64>(minimumCapacity: folders.count)
         for (folder, time) in zip(folders, times) { stamps[folder] = time }
         return stamps
     }
@@ -403,139 +354,45 @@ struct BuildState: Equatable {
 extension BuildState {
     /// Reads ``text``; nil when it is of another version or damaged.
     init?(text: String) {
-        var text = text
-        guard let state = text.withUTF8({ Self.parse($0) }) else { return nil }
+        guard let state = Self.parse(Array(text.utf8)) else { return nil }
         self = state
     }
 
-    /// Reads the lines as bytes: splitting by Characters, or into substrings, cost more than the
-    /// rest of loading a large site's state.
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> BuildState? {
-        var offset = 0
-        /// The next field, up to a space (or the line's end when `last`), without the separator.
-        func field(last: Bool = false) -> UnsafeBufferPointer<UInt8>? {
-            let start = offset
-            if last, let base = bytes.baseAddress, offset < bytes.count {
-                // The line's last field (a path, most of its bytes): its end found by `memchr`.
-                let newline = memchr(base + offset, 0x0A, bytes.count - offset)
-                offset = newline.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? bytes.count
-            }
-            while offset < bytes.count, bytes[offset] != UInt8(ascii: "\n"), last || bytes[offset] != UInt8(ascii: " ") { offset += 1 }
-            guard offset < bytes.count else { return nil }
-            if !last, bytes[offset] != UInt8(ascii: " ") { return nil }
-            defer { offset += 1 }
-            return UnsafeBufferPointer(rebasing: bytes[start..<offset])
-        }
-        func string(_ field: UnsafeBufferPointer<UInt8>?) -> String? { field.map { String(decoding: $0, as: UTF8.self) } }
-        func unsigned(_ digits: UnsafeBufferPointer<UInt8>, radix: UInt64) -> UInt64? {
-            guard !digits.isEmpty, digits.count <= (radix == 16 ? 16 : 19) else { return nil }
-            var value: UInt64 = 0
-            for byte in digits {
-                let digit: UInt64
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: digit = UInt64(byte - UInt8(ascii: "a") + 10)
-                default: return nil
-                }
-                value = value &* radix &+ digit
-            }
-            return value
-        }
-        func number(_ field: UnsafeBufferPointer<UInt8>?) -> Int64? {
-            guard let field, !field.isEmpty else { return nil }
-            let negative = field[0] == UInt8(ascii: "-")
-            // 19 decimal digits fit in a UInt64; the Int64 check below refuses what does not.
-            guard let magnitude = unsigned(UnsafeBufferPointer(rebasing: field.dropFirst(negative ? 1 : 0)), radix: 10),
-                  magnitude <= UInt64(Int64.max) else { return nil }
-            return negative ? -Int64(magnitude) : Int64(magnitude)
-        }
-        /// The decimal number (maybe negative) up to the next space, and the space; nil when the
-        /// bytes there are not one. Read as it is scanned: a file's line is mostly numbers.
-        func decimal() -> Int64? {
-            let negative = offset < bytes.count && bytes[offset] == UInt8(ascii: "-")
-            if negative { offset += 1 }
-            let start = offset
-            var magnitude: UInt64 = 0
-            while offset < bytes.count, case let digit = bytes[offset] &- UInt8(ascii: "0"), digit < 10, offset - start < 19 {
-                magnitude = magnitude &* 10 &+ UInt64(digit)
-                offset += 1
-            }
-            guard offset > start, offset < bytes.count, bytes[offset] == UInt8(ascii: " "), magnitude <= UInt64(Int64.max) else { return nil }
-            offset += 1
-            return negative ? -Int64(magnitude) : Int64(magnitude)
-        }
-        /// The digest field up to the next space, and the space: its hex value, or nil inside
-        /// when it is not hex (`-`: none recorded); nil when the line ends first.
-        func digestField() -> UInt64?? {
-            let start = offset
-            var value: UInt64 = 0
-            var isHex = true
-            while offset < bytes.count {
-                let byte = bytes[offset]
-                if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") { break }
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value &<< 4 | UInt64(byte - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value &<< 4 | UInt64(byte - UInt8(ascii: "a") + 10)
-                default: isHex = false
-                }
-                offset += 1
-            }
-            guard offset < bytes.count, bytes[offset] == UInt8(ascii: " ") else { return nil }
-            offset += 1
-            return .some(isHex && offset - 1 > start && offset - 1 - start <= 16 ? value : nil)
-        }
-        // About one line per 50 bytes (not trusting the summary's count: the file may be damaged);
-        // about as many folders as files when every page has its own.
-        var files = PathTable<FileRecord>(minimumCapacity: bytes.count / 50)
-        var folders = PathTable<Int64>(minimumCapacity: bytes.count / 100)
-        /// The summary read last, and whether the line read last was one (a file whose appending
-        /// was cut short does not end with one).
+    /// Reads the lines of ``text``. Every line ends with a line break, and the last one is a
+    /// summary: a state whose appending was cut short is not read.
+    private static func parse(_ bytes: [UInt8]) -> BuildState? {
+        guard bytes.last == UInt8(ascii: "\n") else { return nil }
+        var files = OutputPaths<FileRecord>(), folders = OutputPaths<Int64>()
         var summary: (fingerprint: String, environment: String, inputs: String, items: Int, pages: Int)?
         var endsWithSummary = false
-        while offset < bytes.count {
-            // A file's line (`SIZE TIME DIGEST PATH`) or a folder's (`d TIME - PATH`), read as
-            // scanned; anything else (the summary, or damage) field by field below.
-            let lead = bytes[offset]
-            let isFolder = lead == UInt8(ascii: "d") && offset + 1 < bytes.count && bytes[offset + 1] == UInt8(ascii: " ")
-            if isFolder || lead == UInt8(ascii: "-") || lead &- UInt8(ascii: "0") < 10 {
-                endsWithSummary = false
-                if isFolder { offset += 2 }
-                let size = isFolder ? 0 : decimal()
-                guard let size, let time = decimal(), let digest = digestField(), let path = field(last: true) else { return nil }
-                if isFolder {
-                    folders.set(time, forPath: path)
-                } else {
-                    files.set(FileRecord(stamp: FileStamp(size: size, modified: time), digest: digest), forPath: path)
-                }
-                continue
-            }
-            if lead == UInt8(ascii: "r") && offset + 1 < bytes.count && bytes[offset + 1] == UInt8(ascii: " ") {
-                endsWithSummary = false
-                offset += 2
-                guard let path = field(last: true) else { return nil }
-                files.set(nil, forPath: path)
-                folders.set(nil, forPath: path)
-                continue
-            }
-            let first = field()
-            // Lengths first: a generic comparison per line cost more than reading its numbers.
-            if let first, first.count == versionBytes.count, first.elementsEqual(versionBytes) {
-                guard let fingerprint = string(field()), let environment = string(field()), let inputs = string(field()),
-                      let items = number(field()).map(Int.init), let pages = number(field(last: true)).map(Int.init)
-                else { return nil }
-                summary = (fingerprint, environment, inputs, items, pages)
-                endsWithSummary = true
-                continue
-            }
+        /// The line's first `count` fields, apart by spaces; the last one is the rest of the line
+        /// (a path).
+        func fields(_ line: ArraySlice<UInt8>, _ count: Int) -> [String]? {
+            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: count - 1, omittingEmptySubsequences: false)
+            return fields.count == count ? fields.map { String(decoding: $0, as: UTF8.self) } : nil
+        }
+        for line in bytes.dropLast().split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            let kind = line.prefix { $0 != UInt8(ascii: " ") }
             endsWithSummary = false
-            let time = number(field()), digest = field(), path = field(last: true)
-            guard let first, let time, let digest, let path else { return nil }
-            if first.count == 1 && first[0] == UInt8(ascii: "d") {
-                folders.set(time, forPath: path)
-                continue
+            if kind.elementsEqual("r".utf8) {
+                // `r PATH`: the path's earlier line no longer counts.
+                guard let removed = fields(line, 2) else { return nil }
+                files[removed[1]] = nil
+                folders[removed[1]] = nil
+            } else if kind.elementsEqual(version.utf8) {
+                // `VERSION FINGERPRINT ENVIRONMENT INPUTS ITEMS PAGES`
+                guard let line = fields(line, 6), let items = Int(line[4]), let pages = Int(line[5]) else { return nil }
+                summary = (line[1], line[2], line[3], items, pages)
+                endsWithSummary = true
+            } else if kind.elementsEqual("d".utf8) {
+                // `d TIME - PATH`
+                guard let folder = fields(line, 4), let time = Int64(folder[1]) else { return nil }
+                folders[folder[3]] = time
+            } else {
+                // `SIZE TIME DIGEST PATH`, the digest `-` when none was recorded.
+                guard let file = fields(line, 4), let size = Int64(file[0]), let time = Int64(file[1]) else { return nil }
+                files[file[3]] = FileRecord(stamp: FileStamp(size: size, modified: time), digest: UInt64(file[2], radix: 16))
             }
-            guard let size = number(first) else { return nil }
-            files.set(FileRecord(stamp: FileStamp(size: size, modified: time), digest: unsigned(digest, radix: 16)), forPath: path)
         }
         guard let summary, endsWithSummary else { return nil }
         return BuildState(

@@ -64,15 +64,14 @@ enum FileIO {
     /// caches, which a later build checks and remakes when damaged.
     /// False when writing failed (the old file is left as it was).
     @discardableResult
-    static func replace(_ path: String, with bytes: UnsafeRawBufferPointer) -> Bool {
+    static func replace(_ path: String, with bytes: some ContiguousBytes) -> Bool {
         replace(path) { writeAll(bytes, to: $0) }
     }
 
     /// ``replace(_:with:)`` with the UTF-8 of `text`.
     @discardableResult
     static func replace(_ path: String, withText text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { replace(path, with: UnsafeRawBufferPointer($0)) }
+        replace(path, with: Array(text.utf8))
     }
 
     /// ``replace(_:with:)`` with the new contents written by `write` to the temporary file's
@@ -92,7 +91,11 @@ enum FileIO {
     }
 
     /// Writes all of `bytes` to the open file `descriptor`; false when a write fails.
-    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+    static func writeAll(_ contents: some ContiguousBytes, to descriptor: Int32) -> Bool {
+        contents.withUnsafeBytes { writeAll($0, to: descriptor) }
+    }
+
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -178,15 +181,6 @@ final class OpenFolder: Sendable {
         guard descriptor >= 0 else { return nil }
     }
 
-    /// Opens the folder at `relative` (UTF-8, not empty) inside `parent`; nil when it cannot be
-    /// opened.
-    init?(_ relative: UnsafeBufferPointer<UInt8>, in parent: OpenFolder) {
-        path = parent.path + "/" + String(decoding: relative, as: UTF8.self)
-        guard relative.count > 0, let opened = Self.withCString(relative, { openat(parent.descriptor, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }) else { return nil }
-        descriptor = opened
-        guard descriptor >= 0 else { return nil }
-    }
-
     deinit { close(descriptor) }
 
     /// The status of `relative` inside the folder (symbolic links followed, like `stat`); `""`
@@ -196,67 +190,11 @@ final class OpenFolder: Sendable {
         let found = relative.isEmpty ? fstat(descriptor, &info) : fstatat(descriptor, relative, &info, 0)
         return found == 0 ? info : nil
     }
-
-    /// ``status(of:)`` of the path whose UTF-8 bytes are `relative`, with no `String` made of it.
-    func status(ofPath relative: UnsafeBufferPointer<UInt8>) -> stat? {
-        var info = stat()
-        return status(ofPath: relative, into: &info) ? info : nil
-    }
-
-    /// ``status(ofPath:)`` written into `info`; false when there is no such entry. (For the
-    /// output check's 20,000 lookups: an optional `stat`, 144 bytes, was copied at every level.)
-    func status(ofPath relative: UnsafeBufferPointer<UInt8>, into info: inout stat) -> Bool {
-        guard relative.count > 0 else { return fstat(descriptor, &info) == 0 }
-        return Self.withCString(relative) { fstatat(descriptor, $0, &info, 0) == 0 } ?? false
-    }
-
-    /// `body` called with `bytes` as a C string on the stack; nil when they hold a NUL byte
-    /// (such a path names no entry: the call would read it shorter).
-    private static func withCString<Result>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafePointer<CChar>) -> Result) -> Result? {
-        guard let start = bytes.baseAddress, memchr(start, 0, bytes.count) == nil else { return nil }
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { name in
-            UnsafeMutableRawPointer(name.baseAddress!).copyMemory(from: start, byteCount: bytes.count)
-            name[bytes.count] = 0
-            return body(name.baseAddress!)
-        }
-    }
 }
 
 extension stat {
     /// The modification time in nanoseconds since 1970.
     var modifiedNanoseconds: Int64 {
         Int64(st_mtim.tv_sec) * 1_000_000_000 + Int64(st_mtim.tv_nsec)
-    }
-}
-
-/// Looks paths up inside an open folder from one of their folders, held open while consecutive
-/// paths share it: `items/x/index.html` and `items/x` are looked up as `x/index.html` and `x`
-/// from `items/`, opened once for a run of item pages. The kernel then walks one name fewer for
-/// each.
-struct NearbyLookup {
-    private let root: OpenFolder
-    /// The folder last opened, by its path inside `root` (an empty path: none yet), and the
-    /// folder (nil: it could not be opened). Kept as two fields and read in place: copying them
-    /// out as one optional pair retained and released both for each of 20,000 lookups.
-    private var heldPath: [UInt8] = []
-    private var heldFolder: OpenFolder?
-
-    /// Looks paths up inside `root`.
-    init(in root: OpenFolder) {
-        self.root = root
-    }
-
-    /// The status of `path` (as ``OpenFolder/status(ofPath:into:)``), looked up from its first
-    /// `folderLength` bytes, a folder of it (0: from `root` itself).
-    mutating func status(ofPath path: UnsafeBufferPointer<UInt8>, from folderLength: Int, into info: inout stat) -> Bool {
-        guard folderLength > 0, folderLength < path.count else { return root.status(ofPath: path, into: &info) }
-        let folder = UnsafeBufferPointer(rebasing: path[..<folderLength])
-        let isHeld = heldPath.count == folder.count && heldPath.withUnsafeBufferPointer { memcmp($0.baseAddress!, folder.baseAddress!, folder.count) == 0 }
-        if !isHeld {
-            heldPath = Array(folder)
-            heldFolder = OpenFolder(folder, in: root)
-        }
-        let rest = UnsafeBufferPointer(rebasing: path[(folderLength + 1)...])
-        return heldFolder?.status(ofPath: rest, into: &info) ?? root.status(ofPath: path, into: &info)
     }
 }

@@ -19,9 +19,6 @@ public struct OutputFile: Sendable {
     /// True when `path` names an HTML page.
     public static func isPage(_ path: String) -> Bool { path.hasSuffix(".html") }
 
-    /// ``isPage(_:)`` of the path whose UTF-8 bytes are `path`.
-    static func isPage(_ path: UnsafeBufferPointer<UInt8>) -> Bool { path.count >= 5 && path.suffix(5).elementsEqual(".html".utf8) }
-
     /// The contents as text (pages, stylesheets, scripts).
     public var text: String {
         get { String(decoding: contents, as: UTF8.self) }

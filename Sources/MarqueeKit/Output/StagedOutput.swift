@@ -54,7 +54,7 @@ final class StagedOutput: Sendable {
     private let folders = Locked<Set<String>>([])
     /// The files of the output as the previous build recorded them: a rebuild keeps most of them
     /// by their place (``keepPrevious(_:ifDigest:)``), which takes no lock.
-    let previous: PathTable<FileRecord>
+    let previous: OutputPaths<FileRecord>
     /// Per place of `previous`: whether the output's file is as recorded, as the caller found
     /// when it compared the output with the previous build's state (``BuildState/check(_:)``).
     private let untouchedFiles: [Bool]
@@ -68,7 +68,7 @@ final class StagedOutput: Sendable {
     /// The files added, worked out once all are (see ``resolved()``).
     private let resolution = Locked<Resolution?>(nil)
     private struct Resolution {
-        var records: PathTable<FileRecord>
+        var records: OutputPaths<FileRecord>
         /// Paths written to the staging folder.
         var written: [String]
         /// Paths whose records are not the previous build's.
@@ -85,7 +85,7 @@ final class StagedOutput: Sendable {
     /// as recorded (by place in `previous`; nil when the output was not compared: none is kept).
     /// Room for as many entries is made at once, instead of the table of files growing, and
     /// rehashing every path, while the writers wait for its lock.
-    init(output: URL, previous: PathTable<FileRecord> = [:], untouchedFiles: [Bool]? = nil) throws(BuildError) {
+    init(output: URL, previous: OutputPaths<FileRecord> = [:], untouchedFiles: [Bool]? = nil) throws(BuildError) {
         entries.withLock { $0.reserveCapacity(previous.count) }
         self.previous = previous
         // (Marks of another table than `previous` would be read at the wrong places: not used.)
@@ -162,7 +162,7 @@ final class StagedOutput: Sendable {
 
     /// After ``commit(outputHoldsPrevious:)``: every file's size and modification time (from when
     /// it was written or compared) and the digests their makers gave.
-    func recorded() -> PathTable<FileRecord> {
+    func recorded() -> OutputPaths<FileRecord> {
         resolved().records
     }
 
@@ -259,7 +259,7 @@ final class StagedOutput: Sendable {
 
     /// What the output at `path` holds besides `files`: any other entry (a file, a link), and
     /// every folder that holds none of `files` (made by hand, empty or not) with what is in it.
-    static func strays(in path: String, keeping files: PathTable<FileRecord>) -> [String] {
+    static func strays(in path: String, keeping files: OutputPaths<FileRecord>) -> [String] {
         // Worked out at the first folder met: a first build finds no output at all.
         var folders: Set<String>?
         var strays: [String] = []

@@ -266,7 +266,7 @@ private struct EntryWriter {
 
     private mutating func flush() {
         let descriptor = descriptor
-        complete = complete && buffer.withUnsafeBytes { FileIO.writeAll($0, to: descriptor) }
+        complete = complete && FileIO.writeAll(buffer, to: descriptor)
         buffer.removeAll(keepingCapacity: true)
     }
 }

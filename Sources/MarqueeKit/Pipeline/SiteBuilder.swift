@@ -237,7 +237,7 @@ public struct SiteBuilder: Sendable {
         // The memo (megabytes for a large site) is written while the state is made and written.
         async let memoSaved: Void = memo.save()
         let recorded = staged.recorded()
-        let pages = recorded.places.count { place in recorded.value(at: place) != nil && recorded.withPath(at: place, OutputFile.isPage) }
+        let pages = recorded.count { OutputFile.isPage($0.path) }
         let folders = BuildState.folderStamps(
             holding: recorded, in: site.output, known: outputHoldsPrevious ? previous : nil, changes: result.changes)
         let state = BuildState(

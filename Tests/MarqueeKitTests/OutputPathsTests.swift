@@ -2,13 +2,13 @@ import Foundation
 import Testing
 @testable import MarqueeKit
 
-@Suite("Path tables")
-struct PathTableTests {
+@Suite("Output paths")
+struct OutputPathsTests {
     /// Random additions, changes and removals, with paths that share prefixes, an empty path and
     /// non-ASCII ones, agree with a dictionary at every step; places never move as the table grows.
     @Test func agreesWithADictionaryAndKeepsPlaces() {
         var generator = SeededRandom(seed: 11)
-        var table = PathTable<Int>()
+        var table = OutputPaths<Int>()
         var model: [String: Int] = [:]
         var places: [String: Int] = [:]
         let names = (0..<300).map { $0 % 7 == 0 ? "items/é\($0)/index.html" : "items/\($0)/index.html" } + ["", "index.html", "a"]
@@ -32,7 +32,7 @@ struct PathTableTests {
             #expect(table.path(at: place) == path)
             #expect(table.value(at: place) == model[path])
         }
-        var copy = PathTable<Int>()
+        var copy = OutputPaths<Int>()
         for (path, value) in model.sorted(by: { $0.key > $1.key }) { copy[path] = value }
         #expect(copy == table)
         copy["index.html"] = -1
