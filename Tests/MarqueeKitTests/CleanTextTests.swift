@@ -86,4 +86,16 @@ struct CleanTextTests {
         }
         #expect(disagreeing.isEmpty, "\(disagreeing.prefix(10).map { String($0, radix: 16) })")
     }
+
+    /// The scan reads long files in runs: a character found at any place, one that straddles
+    /// two runs included, is removed.
+    @Test func forbiddenCharactersAreFoundAcrossTheScansRuns() {
+        for forbidden in [0x1, 0x85, 0xFDD0, 0xFFFF, 0x10FFFE].map({ String(Character(Unicode.Scalar($0)!)) }) {
+            for offset in 250...260 {
+                let text = String(repeating: "a", count: offset) + forbidden + String(repeating: "b", count: 300)
+                let cleaned = CleanText.cleanUTF8(Data(text.utf8))
+                #expect(cleaned == Data((String(repeating: "a", count: offset) + String(repeating: "b", count: 300)).utf8), "\(forbidden.unicodeScalars.first!.value) at \(offset)")
+            }
+        }
+    }
 }

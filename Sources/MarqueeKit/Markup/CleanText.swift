@@ -33,13 +33,39 @@ enum CleanText {
     }
 
     /// Whether valid UTF-8 `bytes` encode a character ``isForbidden(_:)`` names, read from the
-    /// bytes themselves: the guard runs over every page, most of which hold none.
+    /// bytes themselves: the guard runs over every page, most of which hold none. Runs of bytes
+    /// are first checked for any byte that may start one, in a loop without branches that the
+    /// compiler turns into vector instructions; only a run that has one (a page title's `·`
+    /// starts with such a byte) is read character by character.
     private static func holdsForbiddenCharacter(_ bytes: Span<UInt8>) -> Bool {
-        let count = bytes.count
-        var index = 0
-        while index < count {
+        var start = 0
+        while start < bytes.count {
+            let end = min(start + 256, bytes.count)
+            if mayStartForbiddenCharacter(bytes.extracting(start..<end)), holdsForbiddenCharacter(bytes, startingIn: start..<end) {
+                return true
+            }
+            start = end
+        }
+        return false
+    }
+
+    /// Whether any of `bytes` is a control character other than tab and newline, or the first
+    /// byte of U+0080…U+00BF, U+F000…U+FFFF or a supplementary character.
+    private static func mayStartForbiddenCharacter(_ bytes: Span<UInt8>) -> Bool {
+        var found: UInt8 = 0
+        for index in bytes.indices {
             let byte = bytes[index]
-            switch byte {
+            found |= ((byte < 0x20 ? 1 : 0) & (byte != 0x09 ? 1 : 0) & (byte != 0x0A ? 1 : 0)) | (byte == 0x7F ? 1 : 0)
+                | (byte == 0xC2 ? 1 : 0) | (byte == 0xEF ? 1 : 0) | (byte >= 0xF0 ? 1 : 0)
+        }
+        return found != 0
+    }
+
+    /// Whether a forbidden character starts at one of the positions in `range` of `bytes`.
+    private static func holdsForbiddenCharacter(_ bytes: Span<UInt8>, startingIn range: Range<Int>) -> Bool {
+        let count = bytes.count
+        for index in range {
+            switch bytes[index] {
             case 0x09, 0x0A:
                 break
             case 0..<0x20, 0x7F:
@@ -56,7 +82,6 @@ enum CleanText {
             default:
                 break
             }
-            index += 1
         }
         return false
     }
