@@ -3,6 +3,15 @@ import Foundation
 extension UInt8 {
     /// Space, tab, line feed or carriage return: white space in XML and JSON alike.
     var isBlank: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
+
+    /// A letter, a digit, white space, or one of `<>/="'`: what markup and text are mostly made of.
+    var isCommonInMarkup: Bool {
+        switch self {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "/"), UInt8(ascii: "="), UInt8(ascii: "\""), UInt8(ascii: "'"): true
+        default: isBlank
+        }
+    }
 }
 
 extension Span where Element == UInt8 {
@@ -16,12 +25,15 @@ extension Span where Element == UInt8 {
         return nil
     }
 
-    /// Where `pattern` next occurs at or after `start`; nil when it does not.
+    /// Where `pattern` next occurs at or after `start`; nil when it does not. The pattern is
+    /// looked for from its first byte that is not common in markup and text (`-` of
+    /// `marquee-root:/`, `!` of `<!--`), which stops the search far less often than its first.
     func position(of pattern: [UInt8], from start: Int) -> Int? {
-        guard let first = pattern.first else { return nil }
-        var candidate = start
-        while let found = position(of: first, from: candidate), found + pattern.count <= count {
-            if hasPrefix(pattern, at: found) { return found }
+        guard !pattern.isEmpty else { return nil }
+        let probe = pattern.firstIndex { !$0.isCommonInMarkup } ?? 0
+        var candidate = Swift.max(start, 0) + probe
+        while let found = position(of: pattern[probe], from: candidate), found - probe + pattern.count <= count {
+            if hasPrefix(pattern, at: found - probe) { return found - probe }
             candidate = found + 1
         }
         return nil
