@@ -4,7 +4,7 @@ import FoundationXML
 #endif
 
 /// An XML element with its namespace URI, attributes and content, built by ``XMLTree/parse(_:display:)``.
-package final class XMLTreeElement: @unchecked Sendable {
+package struct XMLTreeElement: Sendable {
     /// The local name (`thumbnail` for `media:thumbnail`).
     package let name: String
     /// The namespace URI the element's prefix is bound to ("" for none).
@@ -14,7 +14,8 @@ package final class XMLTreeElement: @unchecked Sendable {
     /// Child elements and text, in document order.
     package fileprivate(set) var content: [XMLContent] = []
     /// Child elements, in document order (the elements of ``content``, kept apart as the parse
-    /// makes them: feed parsers look children up a dozen times per item).
+    /// makes them: feed parsers look children up a dozen times per item). Copies share the
+    /// elements' storage.
     package fileprivate(set) var children: [XMLTreeElement] = []
     /// 1-based line of the start tag, for error messages.
     package let line: Int
@@ -53,7 +54,7 @@ package final class XMLTreeElement: @unchecked Sendable {
 }
 
 /// A part of an element's content.
-package enum XMLContent: @unchecked Sendable {
+package enum XMLContent: Sendable {
     case element(XMLTreeElement)
     case text(String)
 }
@@ -94,14 +95,14 @@ package enum XMLTree {
             let message = code == 4 && prepared.contains(where: { $0 > 0x20 }) ? "this is not XML; expected a feed (RSS, Atom or JSON Feed)" : describe(code)
             throw BuildError(file: display, place: .lineColumn(line: line, column: max(parser.columnNumber, 1)), message + ".")
         }
-        guard let root = collector.root else {
-            throw BuildError(file: display, place: .lineColumn(line: 1, column: 1), "the file holds no XML element; expected a feed.")
-        }
         if !collector.stack.isEmpty {
             // libxml2 on Linux reports success for some truncated documents: check the end ourselves.
             throw BuildError(
                 file: display, place: .lineColumn(line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1)),
                 "the document ends before <\(collector.stack.last!.name)> (opened on line \(collector.stack.last!.line)) is closed; the file is truncated.")
+        }
+        guard let root = collector.root else {
+            throw BuildError(file: display, place: .lineColumn(line: 1, column: 1), "the file holds no XML element; expected a feed.")
         }
         return root
     }
@@ -315,21 +316,17 @@ package enum XMLTree {
         }
     }
 
+    /// Builds the tree as the parser reports it: an element is complete, and added to its
+    /// parent, when it ends.
     private final class Collector: NSObject, XMLParserDelegate {
         var root: XMLTreeElement?
+        /// The elements started and not yet ended, outermost first.
         var stack: [XMLTreeElement] = []
         var abortReason: String?
         var abortLine = 1
 
         func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
-            let element = XMLTreeElement(name: elementName, namespace: namespaceURI ?? "", attributes: attributes, line: parser.lineNumber)
-            if let parent = stack.last {
-                parent.content.append(.element(element))
-                parent.children.append(element)
-            } else if root == nil {
-                root = element
-            }
-            stack.append(element)
+            stack.append(XMLTreeElement(name: elementName, namespace: namespaceURI ?? "", attributes: attributes, line: parser.lineNumber))
             if stack.count > XMLTree.maximumDepth {
                 abortReason = "elements are nested more than \(XMLTree.maximumDepth) deep; the document is refused."
                 abortLine = parser.lineNumber
@@ -338,7 +335,13 @@ package enum XMLTree {
         }
 
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-            _ = stack.popLast()
+            guard let element = stack.popLast() else { return }
+            if stack.isEmpty {
+                if root == nil { root = element }
+            } else {
+                stack[stack.count - 1].content.append(.element(element))
+                stack[stack.count - 1].children.append(element)
+            }
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
@@ -354,11 +357,12 @@ package enum XMLTree {
         }
 
         private func append(_ text: String) {
-            guard let current = stack.last else { return }
-            if case .text(let previous)? = current.content.last {
-                current.content[current.content.count - 1] = .text(previous + text)
+            guard !stack.isEmpty else { return }
+            let current = stack.count - 1
+            if case .text(let previous)? = stack[current].content.last {
+                stack[current].content[stack[current].content.count - 1] = .text(previous + text)
             } else {
-                current.content.append(.text(text))
+                stack[current].content.append(.text(text))
             }
         }
     }
