@@ -365,39 +365,57 @@ extension BuildState {
         var files = OutputPaths<FileRecord>(), folders = OutputPaths<Int64>()
         var summary: (fingerprint: String, environment: String, inputs: String, items: Int, pages: Int)?
         var endsWithSummary = false
-        /// The line's first `count` fields, apart by spaces; the last one is the rest of the line
-        /// (a path).
-        func fields(_ line: ArraySlice<UInt8>, _ count: Int) -> [String]? {
-            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: count - 1, omittingEmptySubsequences: false)
-            return fields.count == count ? fields.map { String(decoding: $0, as: UTF8.self) } : nil
-        }
-        for line in bytes.dropLast().split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            let kind = line.prefix { $0 != UInt8(ascii: " ") }
+        var lineStart = 0
+        while let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
+            var line = Line(rest: bytes[lineStart..<lineEnd])
+            lineStart = lineEnd + 1
             endsWithSummary = false
+            guard let kind = line.field() else { return nil }
             if kind.elementsEqual("r".utf8) {
                 // `r PATH`: the path's earlier line no longer counts.
-                guard let removed = fields(line, 2) else { return nil }
-                files[removed[1]] = nil
-                folders[removed[1]] = nil
+                let path = line.path
+                files[path] = nil
+                folders[path] = nil
             } else if kind.elementsEqual(version.utf8) {
                 // `VERSION FINGERPRINT ENVIRONMENT INPUTS ITEMS PAGES`
-                guard let line = fields(line, 6), let items = Int(line[4]), let pages = Int(line[5]) else { return nil }
-                summary = (line[1], line[2], line[3], items, pages)
+                guard let fingerprint = line.field(), let environment = line.field(), let inputs = line.field(),
+                      let items = line.field().flatMap(Line.number), let pages = Line.number(line.rest)
+                else { return nil }
+                summary = (Line.text(fingerprint), Line.text(environment), Line.text(inputs), Int(items), Int(pages))
                 endsWithSummary = true
             } else if kind.elementsEqual("d".utf8) {
                 // `d TIME - PATH`
-                guard let folder = fields(line, 4), let time = Int64(folder[1]) else { return nil }
-                folders[folder[3]] = time
+                guard let time = line.field().flatMap(Line.number), line.field() != nil else { return nil }
+                folders[line.path] = time
             } else {
                 // `SIZE TIME DIGEST PATH`, the digest `-` when none was recorded.
-                guard let file = fields(line, 4), let size = Int64(file[0]), let time = Int64(file[1]) else { return nil }
-                files[file[3]] = FileRecord(stamp: FileStamp(size: size, modified: time), digest: UInt64(file[2], radix: 16))
+                guard let size = Line.number(kind), let time = line.field().flatMap(Line.number), let digest = line.field() else { return nil }
+                files[line.path] = FileRecord(stamp: FileStamp(size: size, modified: time), digest: UInt64(Line.text(digest), radix: 16))
             }
         }
         guard let summary, endsWithSummary else { return nil }
         return BuildState(
             fingerprint: summary.fingerprint, environment: summary.environment, inputs: summary.inputs, items: summary.items,
             pages: summary.pages, files: files, folders: folders)
+    }
+
+    /// A line of the state, read field by field from the front.
+    private struct Line {
+        var rest: ArraySlice<UInt8>
+
+        /// The next field, up to a space (which is passed); nil when the line has no more spaces.
+        mutating func field() -> ArraySlice<UInt8>? {
+            guard let space = rest.firstIndex(of: UInt8(ascii: " ")) else { return nil }
+            defer { rest = rest[(space + 1)...] }
+            return rest[..<space]
+        }
+
+        /// The rest of the line: a path, which may hold spaces.
+        var path: String { Self.text(rest) }
+
+        static func text(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
+
+        static func number(_ bytes: ArraySlice<UInt8>) -> Int64? { Int64(text(bytes)) }
     }
 }
 
