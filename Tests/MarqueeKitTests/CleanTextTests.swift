@@ -73,8 +73,8 @@ struct CleanTextTests {
         #expect(CleanText.clean("x\u{202E}y\u{2067}z", removingBidiControls: true) == "xyz")
     }
 
-    /// The byte scan that guards every written file finds exactly the characters the rule
-    /// names: every code point, each between two letters.
+    /// The byte scan that guards every written file, and the cleaning of labels, find exactly
+    /// the characters the rule names: every code point, each between two letters.
     @Test func theByteScanAgreesWithTheRuleForEveryCodePoint() {
         var disagreeing: [UInt32] = []
         for value in UInt32(0)...0x10FFFF {
@@ -83,6 +83,9 @@ struct CleanTextTests {
             let cleaned = CleanText.cleanUTF8(Data(text.utf8))
             let removed = cleaned == Data("ab".utf8)
             if removed != Self.isForbidden(scalar) { disagreeing.append(value) }
+            // Labels lose bidi controls too, and their byte check must not skip either kind.
+            let labelRemoved = CleanText.clean(text, removingBidiControls: true) == "ab"
+            if labelRemoved != (Self.isForbidden(scalar) || CleanText.isBidiControl(value)) { disagreeing.append(value) }
         }
         #expect(disagreeing.isEmpty, "\(disagreeing.prefix(10).map { String($0, radix: 16) })")
     }

@@ -18,7 +18,10 @@ enum CleanText {
         func isRemoved(_ scalar: Unicode.Scalar) -> Bool {
             isForbidden(scalar.value) || (removingBidiControls && isBidiControl(scalar.value))
         }
-        guard text.unicodeScalars.contains(where: isRemoved) else { return text }
+        // Most text has no byte that could start such a character: told without decoding it.
+        guard mayStartForbiddenCharacter(text.utf8.span, orBidiControl: removingBidiControls),
+              text.unicodeScalars.contains(where: isRemoved)
+        else { return text }
         var scalars = String.UnicodeScalarView()
         scalars.append(contentsOf: text.unicodeScalars.lazy.filter { !isRemoved($0) })
         return String(scalars)
@@ -50,13 +53,15 @@ enum CleanText {
     }
 
     /// Whether any of `bytes` is a control character other than tab and newline, or the first
-    /// byte of U+0080…U+00BF, U+F000…U+FFFF or a supplementary character.
-    private static func mayStartForbiddenCharacter(_ bytes: Span<UInt8>) -> Bool {
+    /// byte of U+0080…U+00BF, U+F000…U+FFFF or a supplementary character; with
+    /// `orBidiControl`, of U+2000…U+2FFF too.
+    private static func mayStartForbiddenCharacter(_ bytes: Span<UInt8>, orBidiControl: Bool = false) -> Bool {
+        let bidiLead: UInt8 = orBidiControl ? 0xE2 : 0xC2
         var found: UInt8 = 0
         for index in bytes.indices {
             let byte = bytes[index]
             found |= ((byte < 0x20 ? 1 : 0) & (byte != 0x09 ? 1 : 0) & (byte != 0x0A ? 1 : 0)) | (byte == 0x7F ? 1 : 0)
-                | (byte == 0xC2 ? 1 : 0) | (byte == 0xEF ? 1 : 0) | (byte >= 0xF0 ? 1 : 0)
+                | (byte == 0xC2 ? 1 : 0) | (byte == bidiLead ? 1 : 0) | (byte == 0xEF ? 1 : 0) | (byte >= 0xF0 ? 1 : 0)
         }
         return found != 0
     }
