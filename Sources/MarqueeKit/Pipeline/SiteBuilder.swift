@@ -234,6 +234,12 @@ public struct SiteBuilder: Sendable {
             throw error
         }
         timings.lap("commit")
+        // Nothing reads the items from here on. Freeing them (every string and array of every
+        // item) is serial work as long as the commit and the saving of the state, which leave a
+        // core idle: it is done by a task of its own, awaited before the build returns.
+        let itemCount = items.count
+        let itemsReleased = Task.detached { [items] in _ = items.count }
+        items = []
         // The memo (megabytes for a large site) is written while the state is made and written.
         async let memoSaved: Void = memo.save()
         let recorded = staged.recorded()
@@ -241,17 +247,18 @@ public struct SiteBuilder: Sendable {
         let folders = BuildState.folderStamps(
             holding: recorded, in: site.output, known: outputHoldsPrevious ? previous : nil, changes: result.changes)
         let state = BuildState(
-            fingerprint: fingerprint, environment: environment, inputs: inputs ?? "-", items: items.count, pages: pages,
+            fingerprint: fingerprint, environment: environment, inputs: inputs ?? "-", items: itemCount, pages: pages,
             files: recorded, folders: folders.stamps)
         // Only the lines of the files recorded anew or removed, and of the folders read again,
         // can differ from the previous build's state.
         let changedFiles = staged.recordedAnew() + staged.removedPrevious()
         state.save(for: site, replacing: previous, changed: folders.reread.map { (changedFiles, $0) })
         await memoSaved
+        await itemsReleased.value
         timings.lap("save state and memo")
         timings.report(to: progress)
         return BuildReport(
-            items: items.count, pages: pages, files: recorded.count,
+            items: itemCount, pages: pages, files: recorded.count,
             filesWritten: result.written, filesUnchanged: result.unchanged,
             seconds: Self.seconds(since: started), warnings: context.warnings, output: site.output)
     }
