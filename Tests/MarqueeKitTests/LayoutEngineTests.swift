@@ -150,7 +150,7 @@ struct LayoutEngineTests {
         }
         for text in texts {
             for hasImage in [false, true] {
-                let fromText = Array(text.utf8).withUnsafeBufferPointer { engine.plan(memoText: $0, hasImage: hasImage) }
+                let fromText = engine.plan(memoText: text, hasImage: hasImage)
                 let counts = LayoutEngine.LineCounts(memoText: text)
                 let expected = counts.flatMap { $0.title.count == engine.metrics.breakpoints.count ? engine.plan($0, hasImage: hasImage) : nil }
                 #expect(fromText == expected, "\(text.debugDescription)")

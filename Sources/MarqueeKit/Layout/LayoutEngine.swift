@@ -76,10 +76,9 @@ package struct LayoutEngine: Sendable {
         return CellPlan(template: template, breakpoints: plans, isEstimated: counts.isEstimated)
     }
 
-    /// The plan that follows from line counts remembered as ``LineCounts/memoText``, read in
-    /// place (the counts' two arrays, made and freed for each of ten thousand items, were a third
-    /// of the layout of a rebuild); nil when the text is not counts for this engine's breakpoints.
-    func plan(memoText: UnsafeBufferPointer<UInt8>, hasImage: Bool) -> CellPlan? {
+    /// The plan that follows from line counts remembered as ``LineCounts/memoText``, read number
+    /// by number; nil when the text is not counts for this engine's breakpoints.
+    func plan(memoText: String, hasImage: Bool) -> CellPlan? {
         guard var numbers = LineCounts.MemoTextNumbers(memoText), let blocks = numbers.next() else { return nil }
         let template: CellTemplate = hasImage ? .image : .basic
         var plans: [BreakpointPlan] = []

@@ -40,7 +40,7 @@ public struct LayoutPlugin: Plugin {
             // The plan is the item's, made with the settings the key holds.
             let origin = item.originDigest
             defer { item.carryOrigin(origin, through: key.value) }
-            if let known = memo.withRememberedBytes(for: key.value, { engine.plan(memoText: $0, hasImage: hasImage) }) {
+            if let text = memo.value(for: key.value), let known = engine.plan(memoText: text, hasImage: hasImage) {
                 item.cell = known
                 return
             }
@@ -62,14 +62,7 @@ extension LayoutEngine.LineCounts {
 
     /// Reads ``memoText``; nil when the text is not line counts.
     init?(memoText: String) {
-        var text = memoText
-        guard let counts = text.withUTF8(Self.init(memoText:)) else { return nil }
-        self = counts
-    }
-
-    /// Reads ``memoText`` from its UTF-8 (as the memo holds it, without making a string).
-    init?(memoText utf8: UnsafeBufferPointer<UInt8>) {
-        guard var numbers = MemoTextNumbers(utf8), let blocks = numbers.next() else { return nil }
+        guard var numbers = MemoTextNumbers(memoText), let blocks = numbers.next() else { return nil }
         var title: [Int] = [], description: [Int] = []
         title.reserveCapacity(4)
         description.reserveCapacity(4)
@@ -86,26 +79,27 @@ extension LayoutEngine.LineCounts {
     /// breakpoint), read in place; ``isValid`` tells, once ``next()`` returns nil, whether the
     /// text was all numbers.
     struct MemoTextNumbers {
-        private let utf8: UnsafeBufferPointer<UInt8>
-        private var position = 1
+        private let utf8: String.UTF8View
+        private var position: String.Index
         /// The text's flag: the counts are estimated.
         let isEstimated: Bool
         /// False once a byte other than a digit or a space, or too large a number, was met.
         private(set) var isValid = true
 
         /// Nil when the text does not start with a flag (`e` or `-`).
-        init?(_ utf8: UnsafeBufferPointer<UInt8>) {
+        init?(_ text: String) {
+            utf8 = text.utf8
             guard let flag = utf8.first, flag == UInt8(ascii: "e") || flag == UInt8(ascii: "-") else { return nil }
-            self.utf8 = utf8
+            position = utf8.index(after: utf8.startIndex)
             isEstimated = flag == UInt8(ascii: "e")
         }
 
         /// The next number; nil at the end of the text or at anything that is not a number.
         mutating func next() -> Int? {
-            while position < utf8.count, utf8[position] == UInt8(ascii: " ") { position += 1 }
-            guard isValid, position < utf8.count else { return nil }
+            while position < utf8.endIndex, utf8[position] == UInt8(ascii: " ") { utf8.formIndex(after: &position) }
+            guard isValid, position < utf8.endIndex else { return nil }
             var value = 0
-            while position < utf8.count, utf8[position] != UInt8(ascii: " ") {
+            while position < utf8.endIndex, utf8[position] != UInt8(ascii: " ") {
                 let byte = utf8[position]
                 guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else {
                     isValid = false
@@ -116,7 +110,7 @@ extension LayoutEngine.LineCounts {
                     isValid = false
                     return nil
                 }
-                position += 1
+                utf8.formIndex(after: &position)
             }
             return value
         }
