@@ -54,7 +54,6 @@ struct BuildState: Equatable {
     func save(to target: URL, replacing previous: BuildState? = nil, changed: (files: [String], folders: [String])? = nil) {
         if let previous, let changed, append(to: target.path, replacing: previous, files: changed.files, folders: changed.folders) { return }
         try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        // Written from the array's own memory (a copy into `Data` was a tenth of saving).
         FileIO.replace(target.path, with: bytes)
     }
 
@@ -132,8 +131,7 @@ struct BuildState: Equatable {
     /// lines of the same path, `r path` removes them, and the last summary counts.
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    /// ``text`` as UTF-8, written number by number (string interpolation per line cost more
-    /// than the rest of saving a large site's state).
+    /// ``text`` as UTF-8.
     private var bytes: [UInt8] {
         var bytes: [UInt8] = []
         for (path, record) in files { Self.append(path, record, to: &bytes) }
