@@ -54,9 +54,7 @@ extension Array where Element == UInt8 {
             for index in bytes.indices { output.append(bytes[index]) }
         }
     }
-}
 
-extension Array where Element == UInt8 {
     /// Appends `bytes` with every byte for which `replacement` gives text replaced by that text
     /// (the UTF-8 of it); runs of bytes without one are copied whole. The one mechanism behind
     /// HTML and JSON escaping.
