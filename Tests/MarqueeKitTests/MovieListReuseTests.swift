@@ -177,28 +177,6 @@ struct MovieListReuseTests {
             }
         }
     }
-
-    @Test func recordsReadBackFromTheirText() {
-        let records = [
-            MovieRecord(idState: 1, bodyDigest: .max, title: 2, description: 30, intro: nil, photo: nil, photoIsLocal: false),
-            MovieRecord(idState: .max, bodyDigest: 0, title: 0, description: 1, intro: 7, photo: 90, photoIsLocal: true),
-            MovieRecord(idState: 12_345, bodyDigest: 99, title: 3, description: 4, intro: 5, photo: 6, photoIsLocal: false),
-        ]
-        for record in records { #expect(MovieRecord(memoText: record.memoText) == record) }
-        // The format, spelled out: base 36 for the hashes, `-` for what is missing, the photo's kind last.
-        #expect(records[0].memoText == "1 1 3w5e11264sgsf 2 30 - -")
-        #expect(records[1].memoText == "1 3w5e11264sgsf 0 0 1 7 90l")
-        #expect(records[2].memoText == "1 9ix 2r 3 4 5 6u")
-        let damaged = [
-            "", "1 1 1 1 1 - -x", "2 1 1 1 1 - -", "1 1 1 -1 1 - -", "1 1 1 1 1 - 5", "1 zz! 1 1 1 - -",
-            // Past 64 bits, more than 13 digits, an empty or missing field, a kind without a number.
-            "1 zzzzzzzzzzzzz 1 1 1 - -", "1 1 1 1 1 - 12345678901234u", "1 1 1 1  1 - -", "1 1 1 1 1 -", "1 1 1 1 1 - l", "1 - 1 1 1 - -",
-        ]
-        for text in damaged {
-            #expect(MovieRecord(memoText: text) == nil, "\(text)")
-        }
-    }
-
     /// The layout scanner finds the elements and members the parser finds, in random documents
     /// full of the bytes that could mislead it (quotes after backslashes, brackets in strings).
     @Test func layoutScannerAgreesWithTheParser() throws {

@@ -70,19 +70,20 @@ struct SlugTests {
         first.save()
         let second = BuildMemo(file: file)
         #expect(same(assigned(titles, memo: second), expected))
-        // The remembered suffixes are what sets the slugs: text changed in the file shows.
+        // The remembered suffixes are what sets the slugs: a value changed in the file shows.
         let key = Slug.suffixMemoKey(items(titles).map(Slug.base(for:)))
-        #expect(second.value(for: key) == "0 2 0 0 4 2 0 5")  // "A 3" asks for a-3 itself
+        #expect(second.value([Int].self, for: key) == [0, 2, 0, 0, 4, 2, 0, 5])  // "A 3" asks for a-3 itself
         let third = BuildMemo(file: file)
-        third.store("0 7 0 0 4 2 0 5", for: key)
+        third.store([0, 7, 0, 0, 4, 2, 0, 5], for: key)
         third.save()
         #expect(assigned(titles, memo: BuildMemo(file: file))[1].slug == "a-7")
-        // Text that is not one suffix (0 or 2 and more) per item is worked out again.
-        for damaged in ["0 2 0 0 4 2 0", "0 2 0 0 4 2 0 5 0", "0 1 0 0 4 2 0 5", "0 2 0 0 4 2 0 x", "", "0  2 0 0 4 2 0 5", "0 2 0 0 4 2 0 5 "] {
+        // Anything but one suffix per item is worked out again.
+        let damagedValues: [any Encodable & Sendable] = [[0, 2, 0, 0, 4, 2, 0], [0, 2, 0, 0, 4, 2, 0, 5, 0], "0 2 0 0 4 2 0 5", [Int]()]
+        for damaged in damagedValues {
             let memo = BuildMemo(file: file)
             memo.store(damaged, for: key)
             memo.save()
-            #expect(same(assigned(titles, memo: BuildMemo(file: file)), expected), "\(damaged.debugDescription)")
+            #expect(same(assigned(titles, memo: BuildMemo(file: file)), expected), "\(damaged)")
         }
         // Other titles, or the same in another order, have suffixes of their own.
         let reordered = ["A", "b", "A 3", "B", "A", "A", "", "A"]

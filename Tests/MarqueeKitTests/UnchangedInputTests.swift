@@ -181,8 +181,8 @@ struct UnchangedInputTests {
 
         let otherProgram = try await rebuildPage { text in
             let firstLine = text.prefix { $0 != "\n" }
-            #expect(firstLine.hasPrefix("marquee-memo-3 ") && text.contains("Nowhere"))
-            return "marquee-memo-3 another-build" + text.dropFirst(firstLine.count)
+            #expect(firstLine.hasPrefix("marquee-memo-4 ") && text.contains("Nowhere"))
+            return "marquee-memo-4 another-build" + text.dropFirst(firstLine.count)
         }
         #expect(otherProgram.contains("site in Montana") && !otherProgram.contains("Nowhere"), "another program's memo was used")
     }

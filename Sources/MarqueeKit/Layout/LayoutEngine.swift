@@ -22,7 +22,7 @@ package struct LayoutEngine: Sendable {
 
     /// The measured part of a plan: how many lines the title and the description take at each
     /// breakpoint. Everything else in a plan is arithmetic on these.
-    package struct LineCounts: Sendable, Equatable {
+    package struct LineCounts: Sendable, Equatable, Codable {
         /// Title lines, one entry per breakpoint of the metrics.
         package var title: [Int]
         /// Description lines, one entry per breakpoint.
@@ -31,6 +31,12 @@ package struct LayoutEngine: Sendable {
         package var blocks: Int
         /// True when some character is drawn by the reader's fonts, so widths are estimated.
         package var isEstimated: Bool
+
+        /// True when there are counts for each of `breakpoints` (a count read from a damaged
+        /// memo may not have them).
+        func fit(_ breakpoints: [Breakpoint]) -> Bool {
+            title.count == breakpoints.count && description.count == breakpoints.count
+        }
 
         /// Creates line counts.
         package init(title: [Int], description: [Int], blocks: Int, isEstimated: Bool) {
@@ -74,21 +80,6 @@ package struct LayoutEngine: Sendable {
                  template: template, at: metrics.breakpoints[index])
         }
         return CellPlan(template: template, breakpoints: plans, isEstimated: counts.isEstimated)
-    }
-
-    /// The plan that follows from line counts remembered as ``LineCounts/memoText``, read number
-    /// by number; nil when the text is not counts for this engine's breakpoints.
-    func plan(memoText: String, hasImage: Bool) -> CellPlan? {
-        guard var numbers = LineCounts.MemoTextNumbers(memoText), let blocks = numbers.next() else { return nil }
-        let template: CellTemplate = hasImage ? .image : .basic
-        var plans: [BreakpointPlan] = []
-        plans.reserveCapacity(metrics.breakpoints.count)
-        for breakpoint in metrics.breakpoints {
-            guard let titleLines = numbers.next(), let descriptionLines = numbers.next() else { return nil }
-            plans.append(plan(titleLines: titleLines, descriptionLines: descriptionLines, blocks: blocks, template: template, at: breakpoint))
-        }
-        guard numbers.next() == nil, numbers.isValid else { return nil }
-        return CellPlan(template: template, breakpoints: plans, isEstimated: numbers.isEstimated)
     }
 
     func plan(titleLines: Int, descriptionLines: Int, blocks: Int, template: CellTemplate, at breakpoint: Breakpoint) -> BreakpointPlan {

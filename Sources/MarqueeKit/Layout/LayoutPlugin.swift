@@ -31,88 +31,26 @@ public struct LayoutPlugin: Plugin {
         settings.combine(assets.regularFont + assets.boldFont + assets.fallbackFont)
         let base = settings
         let memo = context.memo
-        items.concurrentUpdate { item in
-            let hasImage = !item.images.isEmpty
+        let keys = items.concurrentMap { item in
             var key = base
             key.combine(item.titleLine)
             key.combine(Int(truncatingIfNeeded: item.bodyHTMLDigest))
-            key.combine(hasImage ? 1 : 0)
+            key.combine(item.images.isEmpty ? 0 : 1)
+            return key.value
+        }
+        let known = memo.values(LayoutEngine.LineCounts.self, for: keys)
+        items.concurrentUpdate { index, item in
+            let hasImage = !item.images.isEmpty
             // The plan is the item's, made with the settings the key holds.
             let origin = item.originDigest
-            defer { item.carryOrigin(origin, through: key.value) }
-            if let text = memo.value(for: key.value), let known = engine.plan(memoText: text, hasImage: hasImage) {
-                item.cell = known
+            defer { item.carryOrigin(origin, through: keys[index]) }
+            if let known = known[index], known.fit(engine.metrics.breakpoints) {
+                item.cell = engine.plan(known, hasImage: hasImage)
                 return
             }
             let counts = engine.lineCounts(title: item.titleLine, description: item.bodyTextBlocks, hasImage: hasImage)
-            memo.store(counts.memoText, for: key.value)
+            memo.store(counts, for: keys[index])
             item.cell = engine.plan(counts, hasImage: hasImage)
-        }
-    }
-}
-
-extension LayoutEngine.LineCounts {
-    /// The counts as text, for ``BuildMemo``: `e 3 1 4 1 5 2 9` is estimated, 3 blocks, then
-    /// title and description lines per breakpoint.
-    var memoText: String {
-        var numbers = [blocks]
-        for index in title.indices { numbers += [title[index], description[index]] }
-        return (isEstimated ? "e" : "-") + numbers.map { " \($0)" }.joined()
-    }
-
-    /// Reads ``memoText``; nil when the text is not line counts.
-    init?(memoText: String) {
-        guard var numbers = MemoTextNumbers(memoText), let blocks = numbers.next() else { return nil }
-        var title: [Int] = [], description: [Int] = []
-        title.reserveCapacity(4)
-        description.reserveCapacity(4)
-        while let titleLines = numbers.next() {
-            guard let descriptionLines = numbers.next() else { return nil }
-            title.append(titleLines)
-            description.append(descriptionLines)
-        }
-        guard numbers.isValid else { return nil }
-        self.init(title: title, description: description, blocks: blocks, isEstimated: numbers.isEstimated)
-    }
-
-    /// The numbers of a ``memoText`` in turn (the blocks, then title and description lines per
-    /// breakpoint), read in place; ``isValid`` tells, once ``next()`` returns nil, whether the
-    /// text was all numbers.
-    struct MemoTextNumbers {
-        private let utf8: String.UTF8View
-        private var position: String.Index
-        /// The text's flag: the counts are estimated.
-        let isEstimated: Bool
-        /// False once a byte other than a digit or a space, or too large a number, was met.
-        private(set) var isValid = true
-
-        /// Nil when the text does not start with a flag (`e` or `-`).
-        init?(_ text: String) {
-            utf8 = text.utf8
-            guard let flag = utf8.first, flag == UInt8(ascii: "e") || flag == UInt8(ascii: "-") else { return nil }
-            position = utf8.index(after: utf8.startIndex)
-            isEstimated = flag == UInt8(ascii: "e")
-        }
-
-        /// The next number; nil at the end of the text or at anything that is not a number.
-        mutating func next() -> Int? {
-            while position < utf8.endIndex, utf8[position] == UInt8(ascii: " ") { utf8.formIndex(after: &position) }
-            guard isValid, position < utf8.endIndex else { return nil }
-            var value = 0
-            while position < utf8.endIndex, utf8[position] != UInt8(ascii: " ") {
-                let byte = utf8[position]
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else {
-                    isValid = false
-                    return nil
-                }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-                guard value <= 1_000_000 else {
-                    isValid = false
-                    return nil
-                }
-                utf8.formIndex(after: &position)
-            }
-            return value
         }
     }
 }

@@ -119,9 +119,10 @@ package struct MovieListSource: Plugin {
                 var known = [Movie?](repeating: nil, count: indices.count)
                 var read: [Result<(MovieFields, Photo), BuildError>] = []
                 var keys: [UInt64] = []
+                let records = memo.values(MovieRecord.self, for: Array(movieKeys[indices]))
                 for index in indices {
                     let key = movieKeys[index]
-                    let record = memo.withRememberedBytes(for: key, MovieRecord.init(remembered:))
+                    let record = records[index - indices.lowerBound]
                     // Movies past the limit are only checked for syntax (as when the list is
                     // parsed whole): a recorded one was valid.
                     if index >= kept && record != nil { continue }
@@ -148,7 +149,7 @@ package struct MovieListSource: Plugin {
                 let readIndices = indices.filter { known[$0 - indices.lowerBound] == nil && $0 < kept }
                 let fresh = readAndHash(read, folder: folder) { position, fields, photo in
                     let range = ranges[readIndices[position]]
-                    if let record = MovieRecord(fields, photo, at: range, in: list) { memo.store(record.memoText, for: keys[position]) }
+                    if let record = MovieRecord(fields, photo, at: range, in: list) { memo.store(record, for: keys[position]) }
                 }
                 var batch = MovieBatch(start: indices.lowerBound)
                 var next = fresh.makeIterator()

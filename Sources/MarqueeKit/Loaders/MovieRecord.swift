@@ -5,7 +5,7 @@ import Foundation
 /// strings are in those bytes, whether its photo is a local path or a URL, the state of its id's
 /// hash and its description's digest. The strings are decoded from the list again (quicker than
 /// from the memo), the description only when something reads it.
-struct MovieRecord: Equatable {
+struct MovieRecord: Equatable, Codable {
     /// ``StableHash/Parts/state`` of the movie's id before its photo's final URL is added.
     var idState: UInt64
     /// ``Item/bodyDigest`` of its description.
@@ -81,73 +81,5 @@ extension MovieRecord {
             title: title, intro: intro, body: .undecodedMarkdown(JSONText(document: document, offset: start + description), base: folder),
             bodyDigest: bodyDigest, idParts: StableHash.Parts(state: idState))
         return (fields, photo)
-    }
-
-    /// The record as memo text: `1 <id state> <digest> <title> <description> <intro> <photo>`,
-    /// numbers in base 36, `-` for no intro or photo, the photo's offset ending in `l` when local.
-    var memoText: String {
-        var text = "1 " + String(idState, radix: 36) + " " + String(bodyDigest, radix: 36)
-        text += " \(title) \(description) " + (intro.map { "\($0)" } ?? "-")
-        text += " " + (photo.map { "\($0)" + (photoIsLocal ? "l" : "u") } ?? "-")
-        return text
-    }
-
-    /// Reads ``memoText``; nil for any other text. (By bytes: splitting the text and reading its
-    /// numbers as Swift strings took longer than parsing the movie.)
-    init?(memoText: String) {
-        var text = memoText
-        guard let record = text.withUTF8({ Self.read($0) }) else { return nil }
-        self = record
-    }
-
-    /// Reads ``memoText`` from its UTF-8, where the memo holds it.
-    init?(remembered: UnsafeBufferPointer<UInt8>) {
-        guard let record = Self.read(remembered) else { return nil }
-        self = record
-    }
-
-    private static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> MovieRecord? {
-        var position = 0
-        /// The next field's number in `radix` (nil for `-`), and its last byte when `kinded` (the
-        /// photo's `l` or `u`).
-        func field(radix: UInt64 = 10, kinded: Bool = false) -> (value: UInt64?, suffix: UInt8?)? {
-            let start = position
-            while position < bytes.count, bytes[position] != UInt8(ascii: " ") { position += 1 }
-            var end = position
-            position += 1
-            if end - start == 1, bytes[start] == UInt8(ascii: "-") { return (nil, nil) }
-            var suffix: UInt8?
-            if kinded, end > start, bytes[end - 1] == UInt8(ascii: "l") || bytes[end - 1] == UInt8(ascii: "u") {
-                suffix = bytes[end - 1]
-                end -= 1
-            }
-            guard end > start, end - start <= 13 else { return nil }
-            var value: UInt64 = 0
-            for byte in bytes[start..<end] {
-                let digit: UInt64
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "z") where radix > 10: digit = UInt64(byte - UInt8(ascii: "a")) + 10
-                default: return nil
-                }
-                guard digit < radix else { return nil }
-                let (product, overflow) = value.multipliedReportingOverflow(by: radix)
-                guard !overflow else { return nil }
-                let (sum, carry) = product.addingReportingOverflow(digit)
-                guard !carry else { return nil }
-                value = sum
-            }
-            return (value, suffix)
-        }
-        guard bytes.count > 2, bytes[0] == UInt8(ascii: "1"), bytes[1] == UInt8(ascii: " ") else { return nil }
-        position = 2
-        guard let id = field(radix: 36)?.value, let digest = field(radix: 36)?.value,
-              let title = field()?.value, let description = field()?.value, let intro = field(),
-              let photo = field(kinded: true), position == bytes.count + 1,
-              (photo.value == nil) == (photo.suffix == nil)
-        else { return nil }
-        return MovieRecord(
-            idState: id, bodyDigest: digest, title: Int(title), description: Int(description), intro: intro.value.map { Int($0) },
-            photo: photo.value.map { Int($0) }, photoIsLocal: photo.suffix == UInt8(ascii: "l"))
     }
 }

@@ -18,17 +18,16 @@ public struct MarkupPlugin: Plugin {
     /// Sets every item's `bodyHTML`; results for unchanged descriptions come from the memo of
     /// the last build (except Markdown that copies local images).
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
-        // Taken once: every item reaching for the context's memo, or copying its body (whose base
-        // URL all of a list's items share), is a reference count that both cores keep changing.
-        let memo = context.memo
-        items.concurrentUpdate { item in
-            let key = memoKey(bodyDigest: item.bodyDigest)
+        let keys = items.concurrentMap { memoKey(bodyDigest: $0.bodyDigest) }
+        // Markdown and HTML made before: the memo holds it (plain text is quicker made again).
+        let known = context.memo.values(String.self, for: keys)
+        items.concurrentUpdate { index, item in
+            let key = keys[index]
             let form = item.bodyForm
             // The HTML is the item's body made with the settings, or the HTML its digest names.
             let origin = item.originDigest
-            // Markdown and HTML made before: the memo holds it (plain text is quicker made again).
-            if form != .text, let known = memo.rememberedText(for: key) {
-                item.setBodyHTML(.remembered(known), digest: key)
+            if form != .text, let known = known[index] {
+                item.setBodyHTML(known, digest: key)
                 if form == .markdown { item.markdownRendering = (key, smartPunctuation, nil) }
                 item.carryOrigin(origin, through: key)
                 return
@@ -37,7 +36,7 @@ public struct MarkupPlugin: Plugin {
             // HTML made purely from the body and the settings is the same whenever its memo key
             // is: the key stands for it in later stages' keys and digests.
             let digest = rendered.isPure ? key : Item.digest(ofHTML: rendered.html)
-            item.setBodyHTML(.text(rendered.html), digest: digest)
+            item.setBodyHTML(rendered.html, digest: digest)
             if form == .markdown { item.markdownRendering = (digest, smartPunctuation, rendered.textBlocks) }
             item.carryOrigin(origin, through: digest)
         }

@@ -29,6 +29,11 @@ enum FileIO {
 
     /// The whole regular file at `path`; nil when it cannot be read (or is not a regular file).
     static func contents(of path: String) -> Data? {
+        bytes(of: path).map { Data($0) }
+    }
+
+    /// ``contents(of:)`` as an array.
+    static func bytes(of path: String) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -42,7 +47,7 @@ enum FileIO {
             guard count > 0 else { return nil }
             offset += count
         }
-        return Data(bytes)
+        return bytes
     }
 
     /// Creates or truncates `path` (inside `folder` when given) and writes `contents`; returns

@@ -84,12 +84,12 @@ package enum Slug {
     static func assign(to items: inout [Item], bases: [Base], memo: BuildMemo) {
         precondition(bases.count == items.count, "one slug base per item")
         let key = suffixMemoKey(bases)
-        if let text = memo.value(for: key), let known = readSuffixes(text.utf8, count: bases.count) {
+        if let known = memo.value([Int].self, for: key), known.count == bases.count {
             apply(known, to: &items, bases: bases)
             return
         }
         let suffixes = suffixes(for: bases)
-        memo.store(suffixes.map(String.init).joined(separator: " "), for: key)
+        memo.store(suffixes, for: key)
         apply(suffixes, to: &items, bases: bases)
     }
 
@@ -115,28 +115,6 @@ package enum Slug {
             nextSuffix[base.slug] = counter + 1
             return counter
         }
-    }
-
-    /// Suffixes as ``assign(to:bases:memo:)`` stores them (decimal numbers, one per base, apart
-    /// by spaces); nil unless there are `count` of them, each 0 or at least 2.
-    private static func readSuffixes(_ text: String.UTF8View, count: Int) -> [Int]? {
-        var suffixes: [Int] = []
-        suffixes.reserveCapacity(count)
-        var value = 0, digits = 0
-        // A space after the end ends the last number.
-        for byte in text + [UInt8(ascii: " ")] {
-            if byte == UInt8(ascii: " ") {
-                guard digits > 0, value != 1 else { return nil }
-                suffixes.append(value)
-                value = 0
-                digits = 0
-                continue
-            }
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 9 else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            digits += 1
-        }
-        return suffixes.count == count ? suffixes : nil
     }
 
     /// Sets each item's slug, its base and its suffix, on every core.

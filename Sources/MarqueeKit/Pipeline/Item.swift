@@ -50,13 +50,8 @@ public struct Item: Sendable {
     }
     /// The description as safe HTML, filled in by the markup stage.
     public var bodyHTML: String {
-        get {
-            switch storage.fields.bodyHTML {
-            case .text(let text): text
-            case .remembered(let remembered): remembered.text
-            }
-        }
-        set { setBodyHTML(.text(newValue), digest: nil) }
+        get { storage.fields.bodyHTML }
+        set { setBodyHTML(newValue, digest: nil) }
     }
     /// The text of ``bodyHTML`` without its markup, blocks separated by a space: what a plugin
     /// counts or searches.
@@ -141,7 +136,7 @@ public struct Item: Sendable {
         var link: String?
         var intro: String
         var body: StoredBody
-        var bodyHTML: StoredHTML
+        var bodyHTML: String
         var images: [ImageCandidate]
         var author: String?
         var date: Date?
@@ -165,14 +160,6 @@ public struct Item: Sendable {
     enum StoredBody: Sendable {
         case given(Markup)
         case undecodedMarkdown(JSONText, base: URL?)
-    }
-
-    /// `bodyHTML` as stored: its text, or where the memo of the last build holds it. A rebuild
-    /// takes every unchanged item's HTML from the memo and shows few of them: decoding them
-    /// all was a large part of its markup stage.
-    enum StoredHTML: Sendable {
-        case text(String)
-        case remembered(MemoText)
     }
 
     /// Holds the fields. Changed only through `writable`, which first makes it this item's own:
@@ -249,7 +236,7 @@ extension Item {
         images: [ImageCandidate], author: String? = nil, date: Date? = nil, tags: [String] = [], originDigest: UInt64? = nil
     ) {
         storage = Storage(Fields(
-            id: id, source: source, title: title, link: link, intro: intro, body: storedBody, bodyHTML: .text(""), images: images,
+            id: id, source: source, title: title, link: link, intro: intro, body: storedBody, bodyHTML: "", images: images,
             author: author, date: date, tags: tags, slug: "", cell: nil, badges: [], metadata: ItemMetadata(),
             markdownRendering: nil, bodyDigest: bodyDigest, bodyHTMLDigest: nil, originDigest: originDigest))
     }
@@ -304,7 +291,7 @@ extension Item {
     }
 
     /// Sets `bodyHTML` with its ``bodyHTMLDigest`` (nil: the digest is its text's hash).
-    mutating func setBodyHTML(_ html: StoredHTML, digest: UInt64?) {
+    mutating func setBodyHTML(_ html: String, digest: UInt64?) {
         let storage = writable
         storage.fields.bodyHTML = html
         storage.fields.bodyHTMLDigest = digest

@@ -17,8 +17,10 @@ public struct NormalizePlugin: Plugin {
     /// removes control characters (see ``CleanText``), caps image candidates and assigns slugs.
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
         let config = context.config, memo = context.memo
+        let introKeys = items.concurrentMap { Self.introKey(of: $0, length: config.introLength) }
+        let rememberedIntros = memo.values(String.self, for: introKeys)
         // One pass on every core: each item made consistent, and its slug's base made.
-        var bases = items.concurrentUpdate { item -> Slug.Base in
+        var bases = items.concurrentUpdate { index, item -> Slug.Base in
             // What changes is made from the item and the settings alone.
             let origin = item.originDigest
             defer { item.carryOrigin(origin, through: Self.step) }
@@ -30,7 +32,7 @@ public struct NormalizePlugin: Plugin {
             let title = trimmedTitle.isEmpty ? config.titleFallback : trimmedTitle
             if title != item.title { item.title = title }
             let intro = CleanText.clean(item.intro.isEmpty
-                ? Self.intro(of: item, length: config.introLength, memo: memo)
+                ? rememberedIntros[index] ?? Self.intro(of: item, length: config.introLength, key: introKeys[index], memo: memo)
                 : TextTruncation.truncate(item.intro, to: config.introLength))
             if intro != item.intro { item.intro = intro }
             if let author = item.author {
@@ -59,10 +61,17 @@ public struct NormalizePlugin: Plugin {
     /// The intro made from the description (its plain text, cut to `length`), remembered between
     /// builds: the intro, not the whole plain text, so that a rebuild decodes ~200 bytes per item
     /// from the memo instead of the description's length.
-    static func intro(of item: Item, length: Int, memo: BuildMemo) -> String {
+    static func intro(of item: Item, length: Int, key: UInt64, memo: BuildMemo) -> String {
+        let intro = TextTruncation.truncate(TextBlocks.plainText(of: item.bodyTextBlocks), to: length)
+        memo.store(intro, for: key)
+        return intro
+    }
+
+    /// The memo key of the intro made from the description of `item`.
+    static func introKey(of item: Item, length: Int) -> UInt64 {
         var key = StableHasher("intro-1")
         key.combine(Int(truncatingIfNeeded: item.bodyHTMLDigest))
         key.combine(length)
-        return memo.value(for: key.value) { TextTruncation.truncate(TextBlocks.plainText(of: item.bodyTextBlocks), to: length) }
+        return key.value
     }
 }

@@ -1,0 +1,82 @@
+import Foundation
+
+/// A memo file as read: its bytes and where each key's value is in them.
+///
+/// The format: `marquee-memo-4 PROGRAM\n`, then the entries, each its key (8 bytes), its value's
+/// length (4 bytes) and the value as ``MemoEncoder`` wrote it. Numbers are little-endian. Builds
+/// only ever append entries or replace the file whole; a key stored twice has the later value.
+struct MemoFile {
+    static let headerSize = 12
+    let bytes: [UInt8]
+    let entries: [UInt64: Range<Int>]
+    /// The file's size as read; 0 when it was missing or damaged.
+    var size: Int { bytes.count }
+
+    /// No entries.
+    init() {
+        self.init(bytes: [], entries: [:])
+    }
+
+    private init(bytes: [UInt8], entries: [UInt64: Range<Int>]) {
+        self.bytes = bytes
+        self.entries = entries
+    }
+
+    /// The entries of `file`; none when it is missing, damaged, or does not start with `firstLine`
+    /// (another format or program).
+    init(reading file: URL, firstLine: String) {
+        guard let bytes = FileIO.bytes(of: file.path), bytes.starts(with: firstLine.utf8),
+            let entries = Self.entries(in: bytes, from: firstLine.utf8.count)
+        else {
+            self.init()
+            return
+        }
+        self.init(bytes: bytes, entries: entries)
+    }
+
+    /// The entries of `bytes` from `start`; nil when an entry does not fit in them (a damaged file).
+    private static func entries(in bytes: [UInt8], from start: Int) -> [UInt64: Range<Int>]? {
+        func number(at offset: Int, size: Int) -> UInt64 {
+            var value: UInt64 = 0
+            for index in stride(from: offset + size - 1, through: offset, by: -1) { value = value << 8 | UInt64(bytes[index]) }
+            return value
+        }
+        var entries: [UInt64: Range<Int>] = [:]
+        // About one entry per 400 bytes in a site's memo: room made at once, not by regrowing.
+        entries.reserveCapacity(bytes.count / 400)
+        var offset = start
+        while offset < bytes.count {
+            guard bytes.count - offset >= headerSize else { return nil }
+            let key = number(at: offset, size: 8)
+            let length = Int(number(at: offset + 8, size: 4))
+            offset += headerSize
+            guard length <= bytes.count - offset else { return nil }
+            entries[key] = offset..<offset + length
+            offset += length
+        }
+        return entries
+    }
+
+    /// Appends an entry to `bytes`.
+    static func append(_ key: UInt64, _ value: some Collection<UInt8>, to bytes: inout [UInt8]) {
+        for byte in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: key >> (8 * byte))) }
+        for byte in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: value.count >> (8 * byte))) }
+        bytes += value
+    }
+
+    /// Appends `added` (entries) to `file` if it still holds exactly what was read; false (the
+    /// file as it was) when it does not or the write fails.
+    func append(_ added: [UInt8], to file: URL) -> Bool {
+        let descriptor = open(file.path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, Int(info.st_size) == size else { return false }
+        guard FileIO.writeAll(added, to: descriptor) else {
+            // A half-written entry would make the next build ignore the whole memo.
+            _ = ftruncate(descriptor, off_t(size))
+            return false
+        }
+        return true
+    }
+}

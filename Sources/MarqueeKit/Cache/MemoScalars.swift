@@ -1,0 +1,190 @@
+/// A value with a fixed encoding: the types every `Encoder` and `Decoder` must handle themselves.
+protocol MemoScalar {
+    func write(to output: MemoOutput)
+    static func read(from input: inout MemoInput) throws -> Self
+}
+
+/// Encoded bytes being read: the memo file's, from where a value starts. Every read checks its
+/// bounds and its tag, so damaged bytes throw instead of reading astray.
+struct MemoInput {
+    let bytes: [UInt8]
+    var position: Int
+    /// Where the bytes readable here end (the end of the entry).
+    let end: Int
+
+    static let damaged = DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "damaged memo entry"))
+
+    func peekTag() throws -> MemoTag {
+        guard position < end, let tag = MemoTag(rawValue: bytes[position]) else { throw Self.damaged }
+        return tag
+    }
+
+    mutating func tag() throws -> MemoTag {
+        let tag = try peekTag()
+        position += 1
+        return tag
+    }
+
+    mutating func expect(_ expected: MemoTag) throws {
+        guard try tag() == expected else { throw Self.damaged }
+    }
+
+    mutating func varint() throws -> UInt64 {
+        var value: UInt64 = 0
+        for shift in stride(from: 0, to: 64, by: 7) {
+            guard position < end else { throw Self.damaged }
+            let byte = bytes[position]
+            position += 1
+            value |= UInt64(byte & 0x7F) << UInt64(shift)
+            if byte < 0x80 { return value }
+        }
+        throw Self.damaged
+    }
+
+    /// The range of the next `count` bytes, skipped.
+    mutating func take(_ count: Int) throws -> Range<Int> {
+        guard count >= 0, count <= end - position else { throw Self.damaged }
+        defer { position += count }
+        return position..<position + count
+    }
+
+    /// A key or a string's text, as the range of its UTF-8.
+    mutating func textRange() throws -> Range<Int> {
+        let length = try varint()
+        guard length <= UInt64(end - position) else { throw Self.damaged }
+        return try take(Int(length))
+    }
+
+    /// The count of a list or record, after its tag.
+    mutating func count() throws -> Int {
+        let range = try take(4)
+        return range.reversed().reduce(0) { $0 << 8 | Int(bytes[$1]) }
+    }
+
+    /// Moves past the next value, whatever it is. Lists and records nested deeper than any value
+    /// the build stores are taken for damage, before they could exhaust the stack.
+    mutating func skipValue(depth: Int = 0) throws {
+        guard depth < 64 else { throw Self.damaged }
+        switch try tag() {
+        case .null, .no, .yes: break
+        case .signed, .unsigned: _ = try varint()
+        case .double: _ = try take(8)
+        case .string: _ = try textRange()
+        case .list:
+            for _ in 0..<(try count()) { try skipValue(depth: depth + 1) }
+        case .record:
+            for _ in 0..<(try count()) {
+                _ = try textRange()
+                try skipValue(depth: depth + 1)
+            }
+        }
+    }
+}
+
+extension Bool: MemoScalar {
+    func write(to output: MemoOutput) { output.tag(self ? .yes : .no) }
+
+    static func read(from input: inout MemoInput) throws -> Bool {
+        switch try input.tag() {
+        case .yes: true
+        case .no: false
+        default: throw MemoInput.damaged
+        }
+    }
+}
+
+extension String: MemoScalar {
+    func write(to output: MemoOutput) {
+        output.tag(.string)
+        output.text(self)
+    }
+
+    static func read(from input: inout MemoInput) throws -> String {
+        try input.expect(.string)
+        return String(decoding: input.bytes[try input.textRange()], as: UTF8.self)
+    }
+}
+
+extension Double: MemoScalar {
+    func write(to output: MemoOutput) {
+        output.tag(.double)
+        let bits = bitPattern
+        for byte in 0..<8 { output.byte(UInt8(truncatingIfNeeded: bits >> (8 * byte))) }
+    }
+
+    static func read(from input: inout MemoInput) throws -> Double {
+        try input.expect(.double)
+        let range = try input.take(8)
+        return Double(bitPattern: range.reversed().reduce(0) { $0 << 8 | UInt64(input.bytes[$1]) })
+    }
+}
+
+extension Float: MemoScalar {
+    func write(to output: MemoOutput) { Double(self).write(to: output) }
+    static func read(from input: inout MemoInput) throws -> Float { Float(try Double.read(from: &input)) }
+}
+
+/// Signed integers, zigzag-encoded so that small negative numbers stay short.
+extension MemoScalar where Self: FixedWidthInteger & SignedInteger {
+    func write(to output: MemoOutput) {
+        let value = Int64(self)
+        output.tag(.signed)
+        output.varint(UInt64(bitPattern: value << 1 ^ value >> 63))
+    }
+
+    static func read(from input: inout MemoInput) throws -> Self {
+        try input.expect(.signed)
+        let zigzag = try input.varint()
+        let value = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
+        guard let exact = Self(exactly: value) else { throw MemoInput.damaged }
+        return exact
+    }
+}
+
+extension MemoScalar where Self: FixedWidthInteger & UnsignedInteger {
+    func write(to output: MemoOutput) {
+        output.tag(.unsigned)
+        output.varint(UInt64(self))
+    }
+
+    static func read(from input: inout MemoInput) throws -> Self {
+        try input.expect(.unsigned)
+        guard let exact = Self(exactly: try input.varint()) else { throw MemoInput.damaged }
+        return exact
+    }
+}
+
+extension Int: MemoScalar {}
+extension Int8: MemoScalar {}
+extension Int16: MemoScalar {}
+extension Int32: MemoScalar {}
+extension Int64: MemoScalar {}
+extension UInt: MemoScalar {}
+extension UInt8: MemoScalar {}
+extension UInt16: MemoScalar {}
+extension UInt32: MemoScalar {}
+extension UInt64: MemoScalar {}
+
+/// Arrays of scalars (line counts, suffixes) are read and written element by element here,
+/// without the standard library's generic path through a container per array and a cast per
+/// element; the bytes are the same as a list written through a container.
+extension Array: MemoScalar where Element: MemoScalar {
+    func write(to output: MemoOutput) {
+        let countAt = output.open(.list)
+        for element in self {
+            output.countMember(at: countAt)
+            element.write(to: output)
+        }
+    }
+
+    static func read(from input: inout MemoInput) throws -> [Element] {
+        try input.expect(.list)
+        let count = try input.count()
+        // Each element takes at least a byte: a count larger than the bytes left is damage.
+        guard count <= input.end - input.position else { throw MemoInput.damaged }
+        var elements: [Element] = []
+        elements.reserveCapacity(count)
+        for _ in 0..<count { elements.append(try Element.read(from: &input)) }
+        return elements
+    }
+}
