@@ -27,15 +27,12 @@ public final class BuildMemo: Sendable {
 
     private struct State {
         /// The previous build's file, read at the first lookup.
-        var previous: MemoFile?
-        /// The entries the next file keeps.
-        var kept: [UInt64: Entry] = [:]
-    }
-
-    private enum Entry {
-        /// Found in the previous build's file, at this range of its bytes.
-        case found(Range<Int>)
-        case stored([UInt8])
+        var previous = MemoFile()
+        var isRead = false
+        /// Per entry of ``previous``: looked up by this build (the next file keeps it).
+        var found: [Bool] = []
+        /// The values this build stored.
+        var stored: [UInt64: [UInt8]] = [:]
     }
 
     /// A memo that starts empty and is never saved.
@@ -62,19 +59,23 @@ public final class BuildMemo: Sendable {
     /// lookups one by one from every core would take turns at the memo's lock.
     public func values<Value: Decodable & Sendable>(_ type: Value.Type = Value.self, for keys: [UInt64]) -> [Value?] {
         let (bytes, ranges) = state.withLock { state in
-            let previous = Self.read(&state.previous, file: file, firstLine: firstLine)
+            Self.read(&state, file: file, firstLine: firstLine)
+            let previous = state.previous
             let ranges = keys.map { key -> Range<Int>? in
-                guard let range = previous.entries[key] else { return nil }
-                if state.kept[key] == nil { state.kept[key] = .found(range) }
-                return range
+                guard let entry = previous.index[key] else { return nil }
+                state.found[entry] = true
+                return previous.ranges[entry]
             }
             return (previous.bytes, ranges)
         }
+        // Values with containers are decoded from a copy of their bytes: decoding retains and
+        // releases the array it reads many times, and the file's array, shared by every
+        // thread, would have each of those counts bounce between the cores. A scalar (the HTML
+        // of a description) is read with one retain, and needs no copy.
+        let isScalar = type is any MemoScalar.Type
         return ranges.concurrentMap { range in
             guard let range else { return nil }
-            // Copied out: decoding retains and releases the array it reads many times, and the
-            // file's array, shared by every thread, would have each of those counts bounce
-            // between the cores.
+            if isScalar { return try? MemoDecoder.decode(type, from: bytes, in: range) }
             let entry = Array(bytes[range])
             return try? MemoDecoder.decode(type, from: entry, in: entry.indices)
         }
@@ -83,7 +84,7 @@ public final class BuildMemo: Sendable {
     /// Stores `value` under `key` for the next build.
     public func store(_ value: some Encodable, for key: UInt64) {
         guard let bytes = try? MemoEncoder.encode(value) else { return }
-        state.withLock { $0.kept[key] = .stored(bytes) }
+        state.withLock { $0.stored[key] = bytes }
     }
 
     /// The value stored under `key` by the previous build, or `compute()`'s result, stored for the
@@ -98,14 +99,14 @@ public final class BuildMemo: Sendable {
     /// Reads the previous build's file now (it is otherwise read at the first lookup, while
     /// lookups from other threads wait for it): a build calls this beside work that looks nothing up.
     func prepare() {
-        state.withLock { _ = Self.read(&$0.previous, file: file, firstLine: firstLine) }
+        state.withLock { Self.read(&$0, file: file, firstLine: firstLine) }
     }
 
-    private static func read(_ previous: inout MemoFile?, file: URL?, firstLine: String) -> MemoFile {
-        if let previous { return previous }
-        let read = file.map { MemoFile(reading: $0, firstLine: firstLine) } ?? MemoFile()
-        previous = read
-        return read
+    private static func read(_ state: inout State, file: URL?, firstLine: String) {
+        guard !state.isRead else { return }
+        state.isRead = true
+        if let file { state.previous = MemoFile(reading: file, firstLine: firstLine) }
+        state.found = Array(repeating: false, count: state.previous.keys.count)
     }
 
     /// Writes the entries of this build (after a successful build).
@@ -116,28 +117,18 @@ public final class BuildMemo: Sendable {
     /// the entries this build stored or found, so the file does not grow without bound.
     func save() {
         guard let file else { return }
-        let (previous, kept) = state.withLock { ($0.previous, $0.kept) }
+        let (previous, found, stored) = state.withLock { ($0.previous, $0.found, $0.stored) }
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        var added: [UInt8] = [], liveBytes = 0
-        for (key, entry) in kept {
-            switch entry {
-            case .found(let range): liveBytes += MemoFile.headerSize + range.count
-            case .stored(let value): MemoFile.append(key, value, to: &added)
-            }
-        }
-        liveBytes += added.count
-        if let previous, previous.size > 0, previous.size + added.count <= 2 * liveBytes,
-            previous.append(added, to: file)
-        {
-            return
-        }
+        // Entries found and not stored again, which the next file keeps as they are.
+        let kept = found.indices.filter { found[$0] && stored[previous.keys[$0]] == nil }
+        var added: [UInt8] = []
+        for (key, value) in stored { MemoFile.append(key, value[...], to: &added) }
+        let liveBytes = added.count + kept.reduce(0) { $0 + MemoFile.headerSize + previous.ranges[$1].count }
+        if previous.size > 0, previous.size + added.count <= 2 * liveBytes, previous.append(added, to: file) { return }
         var bytes = Array(firstLine.utf8)
-        for (key, entry) in kept {
-            switch entry {
-            case .found(let range): MemoFile.append(key, previous!.bytes[range], to: &bytes)
-            case .stored(let value): MemoFile.append(key, value, to: &bytes)
-            }
-        }
+        bytes.reserveCapacity(firstLine.utf8.count + liveBytes)
+        for entry in kept { MemoFile.append(previous.keys[entry], previous.bytes[previous.ranges[entry]], to: &bytes) }
+        bytes += added
         FileIO.replace(file.path, with: bytes)
     }
 }

@@ -8,42 +8,47 @@ import Foundation
 struct MemoFile {
     static let headerSize = 12
     let bytes: [UInt8]
-    let entries: [UInt64: Range<Int>]
+    /// Per entry: its key and where its value is in ``bytes``.
+    let keys: [UInt64], ranges: [Range<Int>]
+    /// The entry of each key.
+    let index: [UInt64: Int]
     /// The file's size as read; 0 when it was missing or damaged.
     var size: Int { bytes.count }
 
     /// No entries.
     init() {
-        self.init(bytes: [], entries: [:])
+        self.init(bytes: [], keys: [], ranges: [], index: [:])
     }
 
-    private init(bytes: [UInt8], entries: [UInt64: Range<Int>]) {
+    private init(bytes: [UInt8], keys: [UInt64], ranges: [Range<Int>], index: [UInt64: Int]) {
         self.bytes = bytes
-        self.entries = entries
+        self.keys = keys
+        self.ranges = ranges
+        self.index = index
     }
 
     /// The entries of `file`; none when it is missing, damaged, or does not start with `firstLine`
     /// (another format or program).
     init(reading file: URL, firstLine: String) {
         guard let bytes = FileIO.bytes(of: file.path), bytes.starts(with: firstLine.utf8),
-            let entries = Self.entries(in: bytes, from: firstLine.utf8.count)
+            let read = Self.entries(in: bytes, from: firstLine.utf8.count)
         else {
             self.init()
             return
         }
-        self.init(bytes: bytes, entries: entries)
+        self.init(bytes: bytes, keys: read.keys, ranges: read.ranges, index: read.index)
     }
 
     /// The entries of `bytes` from `start`; nil when an entry does not fit in them (a damaged file).
-    private static func entries(in bytes: [UInt8], from start: Int) -> [UInt64: Range<Int>]? {
+    private static func entries(in bytes: [UInt8], from start: Int) -> (keys: [UInt64], ranges: [Range<Int>], index: [UInt64: Int])? {
         func number(at offset: Int, size: Int) -> UInt64 {
             var value: UInt64 = 0
             for index in stride(from: offset + size - 1, through: offset, by: -1) { value = value << 8 | UInt64(bytes[index]) }
             return value
         }
-        var entries: [UInt64: Range<Int>] = [:]
+        var keys: [UInt64] = [], ranges: [Range<Int>] = [], index: [UInt64: Int] = [:]
         // About one entry per 400 bytes in a site's memo: room made at once, not by regrowing.
-        entries.reserveCapacity(bytes.count / 400)
+        index.reserveCapacity(bytes.count / 400)
         var offset = start
         while offset < bytes.count {
             guard bytes.count - offset >= headerSize else { return nil }
@@ -51,17 +56,24 @@ struct MemoFile {
             let length = Int(number(at: offset + 8, size: 4))
             offset += headerSize
             guard length <= bytes.count - offset else { return nil }
-            entries[key] = offset..<offset + length
+            // A key stored again by a later build: its later value.
+            if let entry = index[key] {
+                ranges[entry] = offset..<offset + length
+            } else {
+                index[key] = keys.count
+                keys.append(key)
+                ranges.append(offset..<offset + length)
+            }
             offset += length
         }
-        return entries
+        return (keys, ranges, index)
     }
 
     /// Appends an entry to `bytes`.
-    static func append(_ key: UInt64, _ value: some Collection<UInt8>, to bytes: inout [UInt8]) {
+    static func append(_ key: UInt64, _ value: ArraySlice<UInt8>, to bytes: inout [UInt8]) {
         for byte in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: key >> (8 * byte))) }
         for byte in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: value.count >> (8 * byte))) }
-        bytes += value
+        bytes.append(contentsOf: value)
     }
 
     /// Appends `added` (entries) to `file` if it still holds exactly what was read; false (the

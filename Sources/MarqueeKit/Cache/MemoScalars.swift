@@ -95,8 +95,7 @@ extension Bool: MemoScalar {
 
 extension String: MemoScalar {
     func write(to output: MemoOutput) {
-        output.tag(.string)
-        output.text(self)
+        output.text(self, tag: .string)
     }
 
     static func read(from input: inout MemoInput) throws -> String {
@@ -107,9 +106,7 @@ extension String: MemoScalar {
 
 extension Double: MemoScalar {
     func write(to output: MemoOutput) {
-        output.tag(.double)
-        let bits = bitPattern
-        for byte in 0..<8 { output.byte(UInt8(truncatingIfNeeded: bits >> (8 * byte))) }
+        output.tagged(.double, fixed: bitPattern)
     }
 
     static func read(from input: inout MemoInput) throws -> Double {
@@ -128,8 +125,7 @@ extension Float: MemoScalar {
 extension MemoScalar where Self: FixedWidthInteger & SignedInteger {
     func write(to output: MemoOutput) {
         let value = Int64(self)
-        output.tag(.signed)
-        output.varint(UInt64(bitPattern: value << 1 ^ value >> 63))
+        output.tagged(.signed, varint: UInt64(bitPattern: value << 1 ^ value >> 63))
     }
 
     static func read(from input: inout MemoInput) throws -> Self {
@@ -143,8 +139,7 @@ extension MemoScalar where Self: FixedWidthInteger & SignedInteger {
 
 extension MemoScalar where Self: FixedWidthInteger & UnsignedInteger {
     func write(to output: MemoOutput) {
-        output.tag(.unsigned)
-        output.varint(UInt64(self))
+        output.tagged(.unsigned, varint: UInt64(self))
     }
 
     static func read(from input: inout MemoInput) throws -> Self {

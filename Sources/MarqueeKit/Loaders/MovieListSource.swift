@@ -112,6 +112,7 @@ package struct MovieListSource: Plugin {
                 foundKeys.append(key.value)
             }) else { return nil }
             let movieKeys = foundKeys
+            let records = memo.values(MovieRecord.self, for: movieKeys)
             nonisolated(unsafe) let list = bytes
             let kept = Swift.min(ranges.count, limit ?? Int.max)
             let hasSyntaxError = Locked(false)
@@ -119,10 +120,9 @@ package struct MovieListSource: Plugin {
                 var known = [Movie?](repeating: nil, count: indices.count)
                 var read: [Result<(MovieFields, Photo), BuildError>] = []
                 var keys: [UInt64] = []
-                let records = memo.values(MovieRecord.self, for: Array(movieKeys[indices]))
                 for index in indices {
                     let key = movieKeys[index]
-                    let record = records[index - indices.lowerBound]
+                    let record = records[index]
                     // Movies past the limit are only checked for syntax (as when the list is
                     // parsed whole): a recorded one was valid.
                     if index >= kept && record != nil { continue }
