@@ -32,7 +32,22 @@ public final class BuildMemo: Sendable {
         /// Per entry of ``previous``: looked up by this build (the next file keeps it).
         var found: [Bool] = []
         /// The values this build stored.
-        var stored: [UInt64: [UInt8]] = [:]
+        var stored: [UInt64: Stored] = [:]
+    }
+
+    /// A value stored by this build: encoded at once, or, for a scalar (the HTML of a
+    /// description, shared with the item that holds it), kept as it is and encoded as the file
+    /// is written, so that a large site's markup is not held twice.
+    private enum Stored {
+        case encoded([UInt8])
+        case scalar(any MemoScalar)
+
+        var bytes: [UInt8] {
+            switch self {
+            case .encoded(let bytes): bytes
+            case .scalar(let scalar): MemoEncoder.encode(scalar: scalar)
+            }
+        }
     }
 
     /// A memo that starts empty and is never saved.
@@ -83,8 +98,14 @@ public final class BuildMemo: Sendable {
 
     /// Stores `value` under `key` for the next build.
     public func store(_ value: some Encodable, for key: UInt64) {
-        guard let bytes = try? MemoEncoder.encode(value) else { return }
-        state.withLock { $0.stored[key] = bytes }
+        let stored: Stored
+        if let scalar = value as? any MemoScalar {
+            stored = .scalar(scalar)
+        } else {
+            guard let bytes = try? MemoEncoder.encode(value) else { return }
+            stored = .encoded(bytes)
+        }
+        state.withLock { $0.stored[key] = stored }
     }
 
     /// The value stored under `key` by the previous build, or `compute()`'s result, stored for the
@@ -114,21 +135,32 @@ public final class BuildMemo: Sendable {
     /// Usually only the entries computed by this build are appended to the previous file (a
     /// one-item edit adds a few hundred bytes to a memo of megabytes). When entries no longer
     /// looked up would make more than half of the file, it is written anew instead, with only
-    /// the entries this build stored or found, so the file does not grow without bound.
+    /// the entries this build stored or found, a megabyte at a time so that a large site's memo
+    /// is never held twice in memory.
     func save() {
         guard let file else { return }
         let (previous, found, stored) = state.withLock { ($0.previous, $0.found, $0.stored) }
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         // Entries found and not stored again, which the next file keeps as they are.
         let kept = found.indices.filter { found[$0] && stored[previous.keys[$0]] == nil }
-        var added: [UInt8] = []
-        for (key, value) in stored { MemoFile.append(key, value[...], to: &added) }
-        let liveBytes = added.count + kept.reduce(0) { $0 + MemoFile.headerSize + previous.ranges[$1].count }
-        if previous.size > 0, previous.size + added.count <= 2 * liveBytes, previous.append(added, to: file) { return }
-        var bytes = Array(firstLine.utf8)
-        bytes.reserveCapacity(firstLine.utf8.count + liveBytes)
-        for entry in kept { MemoFile.append(previous.keys[entry], previous.bytes[previous.ranges[entry]], to: &bytes) }
-        bytes += added
-        FileIO.replace(file.path, with: bytes)
+        let keptBytes = kept.reduce(0) { $0 + MemoFile.headerSize + previous.ranges[$1].count }
+        // Appending is worth trying when the build kept more entries than it stored (a rebuild).
+        if previous.size > 0, stored.count < kept.count {
+            var added: [UInt8] = []
+            for (key, value) in stored { MemoFile.append(key, value.bytes[...], to: &added) }
+            if previous.size + added.count <= 2 * (keptBytes + added.count), previous.append(added, to: file) { return }
+        }
+        FileIO.replace(file.path) { descriptor in
+            var buffer = Array(firstLine.utf8), written = true
+            func add(_ key: UInt64, _ value: ArraySlice<UInt8>) {
+                MemoFile.append(key, value, to: &buffer)
+                guard buffer.count >= 1 << 20 else { return }
+                written = written && FileIO.writeAll(buffer, to: descriptor)
+                buffer.removeAll(keepingCapacity: true)
+            }
+            for entry in kept { add(previous.keys[entry], previous.bytes[previous.ranges[entry]]) }
+            for (key, value) in stored { add(key, value.bytes[...]) }
+            return written && FileIO.writeAll(buffer, to: descriptor)
+        }
     }
 }

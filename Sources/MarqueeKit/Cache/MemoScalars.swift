@@ -1,5 +1,5 @@
 /// A value with a fixed encoding: the types every `Encoder` and `Decoder` must handle themselves.
-protocol MemoScalar {
+protocol MemoScalar: Sendable {
     func write(to output: MemoOutput)
     static func read(from input: inout MemoInput) throws -> Self
 }
