@@ -58,9 +58,9 @@ public struct NormalizePlugin: Plugin {
     /// The ``Item/carryOrigin(_:through:)`` step of the pass that makes an item consistent.
     private static let step = StableHasher("normalize-1").value
 
-    /// The intro made from the description (its plain text, cut to `length`), remembered between
-    /// builds: the intro, not the whole plain text, so that a rebuild decodes ~200 bytes per item
-    /// from the memo instead of the description's length.
+    /// The intro made from the description (its plain text, cut to `length`), stored in the memo
+    /// under `key` for the next build: the intro, not the whole plain text, so that a rebuild
+    /// decodes ~200 bytes per item instead of the description's length.
     static func intro(of item: Item, length: Int, key: UInt64, memo: BuildMemo) -> String {
         let intro = TextTruncation.truncate(TextBlocks.plainText(of: item.bodyTextBlocks), to: length)
         memo.store(intro, for: key)
