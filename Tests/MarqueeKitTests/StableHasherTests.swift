@@ -10,8 +10,7 @@ struct StableHasherTests {
         return hasher.value
     }
 
-    /// The memo keys of a killed-build test once collided for these descriptions (a weaker
-    /// multiply-and-rotate mix); every numbered variant must hash apart.
+    /// Numbered variants of one text, which a weak mix lets collide, hash apart.
     @Test func numberedTextsDoNotCollide() {
         #expect(hash("A description of movie 12 that is long enough") != hash("A description of movie 99 that is long enough"))
         let hashes = (0..<100_000).map { hash("A description of movie \($0) that is long enough to wrap over a few lines.") }
@@ -19,7 +18,6 @@ struct StableHasherTests {
     }
 
     @Test func everyByteAndBoundaryMatters() {
-        // One of 66 bytes (a long text's first step in each lane, then two bytes), one of 150 (two steps per lane, then 22 bytes).
         let texts = ["The quick brown fox jumps over the lazy dog, twice, and then some!", String(String(repeating: "Pack my box with five dozen liquor jugs. ", count: 4).prefix(150))]
         for text in texts {
             let base = Array(text.utf8)
@@ -54,35 +52,49 @@ struct StableHasherTests {
         }
     }
 
-    /// Long texts are hashed in four lanes of sixteen-byte steps, then the words past the last
-    /// 64 bytes one by one: words that trade places, between lanes, within a step, between steps
-    /// of one lane or with the words after the lanes, must still change the hash.
-    @Test func wordOrderMattersInLongTexts() {
-        let words = (0..<20).map { String(format: "word%04d", $0) }  // eight bytes each
-        var seen: Set<UInt64> = [hash(words.joined())]
-        for first in words.indices {
-            for second in words.indices where second > first {
-                var swapped = words
-                swapped.swapAt(first, second)
-                seen.insert(hash(swapped.joined()))
-            }
+    /// XXH64 as its reference implementation computes it (the expected values are Python's
+    /// `xxhash` package's), for every length class: none, under four bytes, under eight, under
+    /// 32, and many 32-byte stripes with a tail.
+    @Test func xxh64MatchesTheReference() {
+        let expected: [(String, UInt64)] = [
+            ("", 0xef46_db37_51d8_e999), ("a", 0xd24e_c4f1_a98c_6e5b), ("abc", 0x44bc_2cf5_ad77_0999),
+            ("The quick brown fox jumps over the lazy dog", 0x0b24_2d36_1fda_71bc),
+            (String(repeating: "Pack my box with five dozen liquor jugs. ", count: 30), 0x4776_e8db_fc22_3fd8),
+        ]
+        for (text, value) in expected {
+            #expect(XXH64.hash(Array(text.utf8).span) == value, "\(text.utf8.count) bytes")
         }
-        #expect(seen.count == 1 + words.count * (words.count - 1) / 2)
     }
 
-    /// The tail of fewer than eight bytes after the last whole word, read with one load when the
-    /// bytes are eight or more, is the same word as read byte by byte (memo keys written by
-    /// earlier builds stay valid).
-    @Test func theTailWordIsItsBytesInOrder() {
-        let bytes = (0..<24).map { UInt8(0xA0 + $0) }
-        for count in 0...bytes.count {
-            bytes.prefix(count).withUnsafeBytes { raw in
-                for offset in (count - Swift.min(7, count))...count {
-                    var expected: UInt64 = 0
-                    for (shift, byte) in raw[offset...].enumerated() { expected |= UInt64(byte) << UInt64(8 * shift) }
-                    #expect(raw.tailWord(from: offset) == expected, "\(count) bytes from \(offset)")
-                }
-            }
+    /// Fed in two parts cut anywhere, or a word at a time, XXH64 is the hash of the whole.
+    @Test func xxh64FedInPartsIsTheHashOfTheWhole() {
+        let whole = Array(String(repeating: "Sphinx of black quartz, judge my vow. ", count: 3).utf8)
+        let expected = XXH64.hash(whole.span)
+        for cut in whole.indices {
+            let first = Array(whole[..<cut]), second = Array(whole[cut...])
+            var parts = XXH64()
+            parts.append(first.span)
+            parts.append(second.span)
+            #expect(parts.value == expected, "cut at \(cut)")
         }
+        var bytes = XXH64(), words = XXH64()
+        for start in stride(from: 0, to: 80, by: 8) {
+            let word = whole[start..<start + 8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            words.append(word: word)
+            let part = Array(whole[start..<start + 8])
+            bytes.append(part.span)
+        }
+        #expect(words.value == bytes.value)
+        #expect(words.value == XXH64.hash(Array(whole.prefix(80)).span))
+    }
+
+    /// The hash is XXH64 of each part after its length (eight bytes, little-endian): keys written
+    /// by one machine's builds are another's. The expected value is Python `xxhash`'s.
+    @Test func theHashIsXXH64OfTheLengthPrefixedParts() {
+        var hasher = StableHasher("test")
+        hasher.combine("abc")
+        hasher.combine(-1)
+        #expect(hasher.value == 0x9c28_cb15_6563_b5df)
+        #expect(hasher.hex == "9c28cb156563b5df")
     }
 }

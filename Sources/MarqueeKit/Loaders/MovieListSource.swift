@@ -108,7 +108,7 @@ package struct MovieListSource: Plugin {
             var foundKeys: [UInt64] = []
             guard let ranges = JSONLayout.objectElements(ofArrayUnder: "movies", in: bytes, found: { range in
                 var key = keySeed
-                key.combine(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[range]))
+                key.combine(UnsafeBufferPointer(rebasing: bytes[range]).span)
                 foundKeys.append(key.value)
             }) else { return nil }
             let movieKeys = foundKeys

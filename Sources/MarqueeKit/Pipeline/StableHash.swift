@@ -1,102 +1,51 @@
 import Foundation
 
-/// A fast 64-bit hash for change detection, stable across runs and machines (unlike `Hasher`):
-/// the keys of ``BuildMemo``, page digests (``OutputSet/reuse(_:digest:)``), build fingerprints;
-/// a plugin makes its own keys and digests with it. It mixes eight bytes at a time
-/// (MurmurHash3's steps, then its final avalanche), and long texts sixteen bytes at a time in four
-/// independent lanes, so hashing every description of a large site on each rebuild stays cheap.
-/// Not for security: a crafted collision could at worst keep a stale page.
+/// A hash for change detection, stable across runs and machines (unlike `Hasher`): the keys of
+/// ``BuildMemo``, page digests (``OutputSet/reuse(_:digest:)``), build fingerprints; a plugin
+/// makes its own keys and digests with it. ``value`` is the XXH64 hash of the parts combined,
+/// each after its length (so that `"ab" + "c"` and `"a" + "bc"` differ). Not for security: a
+/// crafted collision could at worst keep a stale page.
 public struct StableHasher: Sendable {
-    /// Changes whenever the hash of any input does (2: long texts folded by 128-bit products).
-    /// What outlives one program's builds keeps it beside the digests it holds (the memo and
-    /// the build state are another program's after any upgrade anyway).
-    package static let version = 2
+    /// Changes whenever the hash of any input does. What outlives one program's builds keeps it
+    /// beside the digests it holds (the memo and the build state are another program's after
+    /// any upgrade anyway).
+    package static let version = 3
 
-    /// The hash of everything combined so far.
-    public var value: UInt64 { Self.avalanche(state) }
-    private var state: UInt64 = 0x243F_6A88_85A3_08D3
+    private var hash = XXH64()
 
     /// Creates a hasher; `namespace` keeps keys of different uses apart.
     public init(_ namespace: String = "") {
         if !namespace.isEmpty { combine(namespace) }
     }
 
-    /// One step of MurmurHash3's 64-bit mixing. (A lone multiply-and-rotate, as in FxHash, only
-    /// carries differences towards the high bits: "movie 12" and "movie 99" collided.)
-    @inline(__always)
-    private mutating func mix(_ word: UInt64) {
-        state = Self.step(state, word)
-    }
+    /// The hash of everything combined so far.
+    public var value: UInt64 { hash.value }
 
-    @inline(__always)
-    private static func step(_ lane: UInt64, _ word: UInt64) -> UInt64 {
-        var k = word &* 0x87C3_7B91_1142_53D5
-        k = k << 31 | k >> 33
-        k = k &* 0x4CF5_AD43_2745_937F
-        var h = lane ^ k
-        h = h << 27 | h >> 37
-        return h &* 5 &+ 0x52DC_E729
-    }
+    /// The hash as 16 hex digits.
+    public var hex: String { StableHash.hexDigits(value) }
 
-    /// The two halves of the 128-bit product of `a` and `b`, folded together by exclusive or.
-    @inline(__always)
-    private static func fold(_ a: UInt64, _ b: UInt64) -> UInt64 {
-        let product = a.multipliedFullWidth(by: b)
-        return product.high ^ product.low
-    }
-
-    /// Adds a string (its length too, so `"ab" + "c"` and `"a" + "bc"` differ).
+    /// Adds a string.
     public mutating func combine(_ text: String) {
-        // In place when the string's bytes are at hand (a native string), without the copy (a
-        // retain and release) that `withUTF8` needs.
-        if let done: Void = text.utf8.withContiguousStorageIfAvailable({ combine(UnsafeRawBufferPointer($0)) }) { return done }
-        var text = text
-        text.withUTF8 { combine(UnsafeRawBufferPointer($0)) }
+        combine(text.utf8.count)
+        hash.append(text.utf8.span)
     }
 
     /// Adds raw bytes.
     public mutating func combine(bytes data: Data) {
-        data.withUnsafeBytes { combine($0) }
+        combine(data.count)
+        hash.append(data.span)
     }
 
     /// Adds raw bytes.
-    mutating func combine(_ bytes: UnsafeRawBufferPointer) {
-        var offset = 0
-        if bytes.count >= 64 {
-            // Long texts go through four lanes, each fed every fourth pair of words: one lane's
-            // steps depend on each other, the four lanes' do not, so the processor overlaps them.
-            // A step multiplies the pair (one word offset by a constant, the other by the lane)
-            // into 128 bits and folds the product's halves into the lane: half the instructions
-            // per byte of MurmurHash3's steps.
-            func word(_ at: Int) -> UInt64 { bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self).littleEndian }
-            var lanes = (state ^ 0x9E37_79B9_7F4A_7C15, state ^ 0xC2B2_AE3D_27D4_EB4F, state ^ 0x1656_67B1_9E37_79F9, state ^ 0x27D4_EB2F_1656_67C5)
-            while offset + 64 <= bytes.count {
-                lanes.0 ^= Self.fold(word(offset) ^ 0x1319_8A2E_0370_7344, word(offset + 8) ^ lanes.0)
-                lanes.1 ^= Self.fold(word(offset + 16) ^ 0xA409_3822_299F_31D0, word(offset + 24) ^ lanes.1)
-                lanes.2 ^= Self.fold(word(offset + 32) ^ 0x082E_FA98_EC4E_6C89, word(offset + 40) ^ lanes.2)
-                lanes.3 ^= Self.fold(word(offset + 48) ^ 0x4528_21E6_38D0_1377, word(offset + 56) ^ lanes.3)
-                offset += 64
-            }
-            state = lanes.0
-            mix(lanes.1)
-            mix(lanes.2)
-            mix(lanes.3)
-        }
-        while offset + 8 <= bytes.count {
-            mix(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian)
-            offset += 8
-        }
-        mix(bytes.tailWord(from: offset))
-        mix(UInt64(bytes.count))
+    mutating func combine(_ part: Span<UInt8>) {
+        combine(part.count)
+        hash.append(part)
     }
 
     /// Adds a number.
     public mutating func combine(_ number: Int) {
-        mix(UInt64(bitPattern: Int64(number)))
+        hash.append(word: UInt64(bitPattern: Int64(number)))
     }
-
-    /// The hash as 16 hex digits.
-    public var hex: String { StableHash.hexDigits(value) }
 
     /// The hash of some bytes (a file's contents), as 16 hex digits.
     package static func hex(of data: Data) -> String {
@@ -108,13 +57,6 @@ public struct StableHasher: Sendable {
         var hasher = StableHasher()
         hasher.combine(bytes: data)
         return hasher.value
-    }
-
-    private static func avalanche(_ value: UInt64) -> UInt64 {
-        var x = value
-        x = (x ^ (x >> 33)) &* 0xFF51_AFD7_ED55_8CCD
-        x = (x ^ (x >> 33)) &* 0xC4CE_B9FE_1A85_EC53
-        return x ^ (x >> 33)
     }
 }
 
@@ -181,17 +123,13 @@ package enum StableHash {
                 ends.append(bytes.count)
             }
             var results = [Parts](repeating: Parts(), count: ends.count)
-            bytes.withUnsafeBufferPointer { bytes in
-                results.withUnsafeMutableBufferPointer { results in
-                    hashSideBySide(bytes, ends: ends, into: results)
-                }
-            }
+            hashSideBySide(bytes.span, ends: ends, into: &results)
             return results
         }
 
         /// Hashes the runs of `bytes` that end at `ends` (each starting where the last ended),
         /// four at a time: each lane takes the next run as soon as its own is done.
-        private static func hashSideBySide(_ bytes: UnsafeBufferPointer<UInt8>, ends: [Int], into results: UnsafeMutableBufferPointer<Parts>) {
+        private static func hashSideBySide(_ bytes: Span<UInt8>, ends: [Int], into results: inout [Parts]) {
             let prime: UInt64 = 0x0000_0100_0000_01B3
             /// One lane: which run it hashes, where it is and where the run ends.
             struct Lane {
@@ -250,37 +188,5 @@ package enum StableHash {
             }
             return prefixLength + 16
         }
-    }
-}
-
-extension UnsafeRawBufferPointer {
-    /// The bytes from `offset` to the end (fewer than eight) as one little-endian word, the
-    /// first byte lowest: what eight-bytes-at-a-time hashes mix in last. Read with at most three
-    /// loads, never past the end (short strings, most of what a build hashes, end in one).
-    @inline(__always)
-    func tailWord(from offset: Int) -> UInt64 {
-        let remaining = count - offset
-        if remaining <= 0 { return 0 }
-        if count >= 8 {
-            // The last eight bytes in one load, the bytes before the tail shifted out.
-            return loadUnaligned(fromByteOffset: count - 8, as: UInt64.self).littleEndian >> UInt64(64 - 8 * remaining)
-        }
-        var tail: UInt64 = 0
-        var position = offset
-        var shift: UInt64 = 0
-        if count - position >= 4 {
-            tail = UInt64(loadUnaligned(fromByteOffset: position, as: UInt32.self).littleEndian)
-            position += 4
-            shift = 32
-        }
-        if count - position >= 2 {
-            tail |= UInt64(loadUnaligned(fromByteOffset: position, as: UInt16.self).littleEndian) << shift
-            position += 2
-            shift += 16
-        }
-        if count - position >= 1 {
-            tail |= UInt64(self[position]) << shift
-        }
-        return tail
     }
 }
