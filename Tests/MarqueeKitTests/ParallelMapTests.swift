@@ -35,29 +35,15 @@ struct ParallelMapTests {
         init(_ value: Int) { self.value = value }
     }
 
-    /// Parts of every size (empty ones too) are joined in order; when the parts are handed over,
-    /// each element ends up held by the joined array alone, so that changing an item later needs
-    /// no copy.
-    @Test func joinsPartsInOrderLeavingEachElementReferencedOnce() {
-        let sizes = [0, 3, 0, 0, 64, 1, 200, 0, 17]
-        var next = 0
-        let parts = sizes.map { size in
-            (0..<size).map { _ in
-                defer { next += 1 }
-                return Box(next)
-            }
-        }
-        var joined = joinedOnEveryCore(parts)
-        #expect(joined.map(\.value) == Array(0..<next))
-        // `parts` still holds every element until it goes; the join took its own references.
-        withExtendedLifetime(parts) {
-            #expect(!isKnownUniquelyReferenced(&joined[5]))
-        }
-        let moved = sizes.map { size in (0..<size).map { Box($0) } }
-        var alone = joinedOnEveryCore(consume moved)
-        #expect(alone.count == sizes.reduce(0, +))
-        #expect(alone.indices.allSatisfy { isKnownUniquelyReferenced(&alone[$0]) })
-        #expect(joinedOnEveryCore([[Int]]()).isEmpty && joinedOnEveryCore([[Int](), []]).isEmpty)
+    /// An update sees each element with its index, returns results in order, and leaves each
+    /// element held by the array alone (so that changing an item later needs no copy).
+    @Test(arguments: [0, 1, 2, 63, 5_000])
+    func updatesSeeIndicesAndLeaveElementsReferencedOnce(count: Int) {
+        var boxes = (0..<count).map { Box($0) }
+        let seen = boxes.concurrentUpdate { index, box in index == box.value }
+        #expect(seen == [Bool](repeating: true, count: count))
+        #expect(boxes.map(\.value) == Array(0..<count))
+        #expect(boxes.indices.allSatisfy { isKnownUniquelyReferenced(&boxes[$0]) })
     }
 
     @Test(arguments: [0, 1, 2, 63, 5_000])

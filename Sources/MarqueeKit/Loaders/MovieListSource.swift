@@ -40,8 +40,7 @@ package struct MovieListSource: Plugin {
         // error reported never depend on timing.
         var batches = try readMovieByMovie(data, folder: folder, display: display, memo: context.memo)
             ?? readWhole(data, folder: folder, display: display, context: context)
-        // The batches' items are moved out (so that each item stays referenced once) and joined on
-        // every core.
+        // The batches' items are moved out, so that each item stays referenced once.
         var parts: [[Item]] = []
         parts.reserveCapacity(batches.count)
         for index in batches.indices {
@@ -59,7 +58,7 @@ package struct MovieListSource: Plugin {
             parts.append(batches[index].items)
             batches[index].items = []
         }
-        return joinedOnEveryCore(consume parts)
+        return Array(parts.joined())
     }
 
     /// The list parsed whole, then every movie read and checked.

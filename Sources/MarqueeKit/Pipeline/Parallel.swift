@@ -7,55 +7,21 @@ let processorCount = ProcessInfo.processInfo.activeProcessorCount
 extension Array where Element: Sendable {
     /// `map` spread over every core, order kept. For CPU-bound per-item work (markup, layout,
     /// rendering). When elements throw, the error of the first of them (in order) is rethrown.
-    ///
-    /// Elements are read in place and results written straight into the new array: with items
-    /// of twenty fields, copying each one in and out cost more than some stages' work.
     func concurrentMap<T: Sendable, Failure: Error>(_ transform: @Sendable (Element) throws(Failure) -> T) throws(Failure) -> [T] {
-        let count = self.count
-        guard count > 1 else {
+        let parts = Self.chunks(count).inParallel { range throws(Failure) in
             var results: [T] = []
-            for element in self { results.append(try transform(element)) }
+            results.reserveCapacity(range.count)
+            for index in range { results.append(try transform(self[index])) }
             return results
         }
-        // Many small chunks, taken by whichever core is free: no core idles while another finishes
-        // a long last chunk.
-        let chunks = Swift.min(count, processorCount * 32)
-        let failure = Locked<(index: Int, error: Failure)?>(nil)
-        // How far each chunk got, so that a failed map can release exactly what it made.
-        let reached = UnsafeMutableBufferPointer<Int>.allocate(capacity: chunks)
-        defer { reached.deallocate() }
-        let results = [T](unsafeUninitializedCapacity: count) { buffer, initializedCount in
-            nonisolated(unsafe) let output = buffer, progress = reached
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                let start = chunk * count / chunks, end = (chunk + 1) * count / chunks
-                progress[chunk] = start
-                for index in start..<end {
-                    do throws(Failure) {
-                        (output.baseAddress! + index).initialize(to: try transform(self[index]))
-                        progress[chunk] = index + 1
-                    } catch {
-                        failure.withLock { if $0 == nil || $0!.index > index { $0 = (index, error) } }
-                        return
-                    }
-                }
-            }
-            if failure.withLock({ $0 }) == nil {
-                initializedCount = count
-                return
-            }
-            for chunk in 0..<chunks {
-                let start = chunk * count / chunks
-                (output.baseAddress! + start).deinitialize(count: progress[chunk] - start)
-            }
-            initializedCount = 0
+        switch parts {
+        case .success(let parts): return [T](parts.joined())
+        case .failure(let error): throw error
         }
-        if let failed = failure.withLock({ $0 }) { throw failed.error }
-        return results
     }
 
     /// Changes every element in place, spread over every core, and returns what `update` returned
-    /// for each, in order. Unlike a `concurrentMap` that returns changed copies, an element whose
-    /// storage is its own is changed without a copy.
+    /// for each, in order.
     @discardableResult
     mutating func concurrentUpdate<T: Sendable>(_ update: @Sendable (inout Element) -> T) -> [T] {
         concurrentUpdate { _, element in update(&element) }
@@ -64,51 +30,51 @@ extension Array where Element: Sendable {
     /// ``concurrentUpdate(_:)`` with each element's index.
     @discardableResult
     mutating func concurrentUpdate<T: Sendable>(_ update: @Sendable (Int, inout Element) -> T) -> [T] {
-        let count = self.count
-        let chunks = Swift.min(count, processorCount * 32)
-        guard chunks > 1 else {
-            var results: [T] = []
-            for index in indices { results.append(update(index, &self[index])) }
-            return results
-        }
-        return withUnsafeMutableBufferPointer { buffer in
-            [T](unsafeUninitializedCapacity: count) { results, initializedCount in
-                // Each chunk changes its own elements and fills its own results only.
-                nonisolated(unsafe) let elements = buffer, output = results
-                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                    for index in chunk * count / chunks..<(chunk + 1) * count / chunks {
-                        (output.baseAddress! + index).initialize(to: update(index, &elements[index]))
-                    }
-                }
-                initializedCount = count
+        // The elements are moved into one array per chunk, so that each core changes elements
+        // that nothing else references (changed without a copy of their storage).
+        let ranges = Self.chunks(count)
+        let parts = Locked(ranges.map { Array(self[$0]) })
+        removeAll()
+        let results = [Int](ranges.indices).inParallel { part -> [T] in
+            var elements = parts.withLock { parts in
+                defer { parts[part] = [] }
+                return parts[part]
             }
+            defer { parts.withLock { $0[part] = elements } }
+            let start = ranges[part].lowerBound
+            return elements.indices.map { update(start + $0, &elements[$0]) }
         }
+        self = [Element](parts.withLock { parts in
+            defer { parts = [] }
+            return parts
+        }.joined())
+        return [T](results.get().joined())
+    }
+
+    /// `0..<count` cut into many small ranges, taken by whichever core is free: no core idles
+    /// while another finishes a long last range.
+    private static func chunks(_ count: Int) -> [Range<Int>] {
+        let chunks = Swift.min(count, processorCount * 32)
+        return (0..<chunks).map { chunk in chunk * count / chunks..<(chunk + 1) * count / chunks }
     }
 }
 
-/// `parts` joined into one array, on every core: each part's elements are copied into place and
-/// the part released on the core that copied it, so that the elements end up referenced once (a
-/// later change to one needs no copy) without one core touching them all.
-func joinedOnEveryCore<T: Sendable>(_ parts: consuming [[T]]) -> [T] {
-    var total = 0
-    let offsets = parts.map { part in
-        defer { total += part.count }
-        return total
-    }
-    return [T](unsafeUninitializedCapacity: total) { output, initializedCount in
-        parts.withUnsafeMutableBufferPointer { parts in
-            // Each iteration reads and empties its own part and fills its own range only.
-            nonisolated(unsafe) let parts = parts, output = output
-            DispatchQueue.concurrentPerform(iterations: parts.count) { index in
-                let part = parts[index]
-                parts[index] = []
-                part.withUnsafeBufferPointer { elements in
-                    guard let first = elements.baseAddress else { return }
-                    (output.baseAddress! + offsets[index]).initialize(from: first, count: elements.count)
-                }
-            }
+extension Array where Element: Sendable {
+    /// `body` applied to every element on every core; the results in order, or the error of the
+    /// first element (in order) that threw.
+    fileprivate func inParallel<T: Sendable, Failure: Error>(_ body: @Sendable (Element) throws(Failure) -> T) -> Result<[T], Failure> {
+        let results = Locked([Result<T, Failure>?](repeating: nil, count: count))
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            let result = Result { () throws(Failure) in try body(self[index]) }
+            results.withLock { $0[index] = result }
         }
-        initializedCount = total
+        let finished = results.withLock { $0 }
+        return Result { () throws(Failure) -> [T] in
+            var values: [T] = []
+            values.reserveCapacity(finished.count)
+            for result in finished { values.append(try result!.get()) }
+            return values
+        }
     }
 }
 
