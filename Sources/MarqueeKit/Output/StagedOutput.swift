@@ -1,6 +1,5 @@
 import Foundation
 import OrderedCollections
-import Synchronization
 
 /// Writes a build into the output folder so that a build that fails or is killed leaves the
 /// previous site as it was.
@@ -58,10 +57,8 @@ final class StagedOutput: Sendable {
     /// Per place of `previous`: whether the output's file is as recorded, as the caller found
     /// when it compared the output with the previous build's state (``BuildState/check(_:)``).
     private let untouchedFiles: [Bool]
-    /// Per place of `previous`: what this build did with that path last, one of `Mark`. Each
-    /// path is added by one writer, which stores its byte with no lock (a shared table behind a
-    /// lock, which both cores took ten thousand times a rebuild, kept them waiting on each other).
-    nonisolated(unsafe) private let marks: UnsafeMutablePointer<Atomic<UInt8>>
+    /// Per place of `previous`: what this build did with that path last, one of `Mark`.
+    private let marks: PlaceMarks
     private enum Mark {
         static let notAdded: UInt8 = 0, keptAsRecorded: UInt8 = 1, entry: UInt8 = 2
     }
@@ -91,8 +88,7 @@ final class StagedOutput: Sendable {
         // (Marks of another table than `previous` would be read at the wrong places: not used.)
         self.untouchedFiles = untouchedFiles.flatMap { $0.count == previous.places.count ? $0 : nil }
             ?? Array(repeating: false, count: previous.places.count)
-        marks = .allocate(capacity: previous.places.count)
-        for place in previous.places { (marks + place).initialize(to: Atomic(Mark.notAdded)) }
+        marks = PlaceMarks(count: previous.places.count)
         self.output = output.standardizedFileURL
         token = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         staging = self.output.deletingLastPathComponent().appending(path: ".\(self.output.lastPathComponent).staging-\(token)")
@@ -104,15 +100,10 @@ final class StagedOutput: Sendable {
         self.stagingFolder = stagingFolder
     }
 
-    deinit {
-        marks.deinitialize(count: previous.places.count)
-        marks.deallocate()
-    }
-
     /// Every path added so far.
     var paths: [String] {
         var paths = Set(entries.withLock { $0.keys })
-        for place in previous.places where marks[place].load(ordering: .relaxed) == Mark.keptAsRecorded {
+        for place in previous.places where marks[place] == Mark.keptAsRecorded {
             paths.insert(previous.path(at: place))
         }
         return Array(paths)
@@ -144,7 +135,7 @@ final class StagedOutput: Sendable {
     private func add(_ path: String, _ entry: Entry) {
         let earlier = entries.withLock { $0.updateValue(entry, forKey: path) }
         if earlier?.written == true && !entry.written { unlink(stagingPrefix + path) }
-        if let place = previous.place(of: path) { marks[place].store(Mark.entry, ordering: .relaxed) }
+        if let place = previous.place(of: path) { marks[place] = Mark.entry }
     }
 
     /// Keeps the output's file at `path` as it is, with the record the previous build made of it,
@@ -156,7 +147,7 @@ final class StagedOutput: Sendable {
         guard let place = previous.place(of: path), let record = previous.value(at: place), record.digest == digest,
               untouchedFiles[place]
         else { return false }
-        marks[place].store(Mark.keptAsRecorded, ordering: .relaxed)
+        marks[place] = Mark.keptAsRecorded
         return true
     }
 
@@ -191,7 +182,7 @@ final class StagedOutput: Sendable {
                     new += 1
                     continue
                 }
-                guard marks[place].load(ordering: .relaxed) == Mark.keptAsRecorded else { continue }
+                guard marks[place] == Mark.keptAsRecorded else { continue }
                 keptAfterAll.insert(path)
                 if entry.written { unlink(stagingPrefix + path) }
             }
@@ -203,7 +194,7 @@ final class StagedOutput: Sendable {
             records.reserveCapacity(previous.places.count + new)
             var removedPrevious: [String] = []
             for place in previous.places
-            where previous.value(at: place) != nil && marks[place].load(ordering: .relaxed) == Mark.notAdded {
+            where previous.value(at: place) != nil && marks[place] == Mark.notAdded {
                 removedPrevious.append(previous.path(at: place))
                 records.set(nil, at: place)
             }
@@ -301,5 +292,24 @@ final class StagedOutput: Sendable {
         } catch {
             throw BuildError(file: output.path, "cannot write the site: \(error.localizedDescription). The previous site was left as it was.")
         }
+    }
+}
+
+/// A small number per place (0 at first), set and read from many threads. The places are spread
+/// over many shards, each behind a lock of its own: with one lock for the whole table, taken
+/// ten thousand times a rebuild, the cores kept waiting for each other.
+private final class PlaceMarks: Sendable {
+    private static let shardCount = 64
+    private let shards: [Locked<[UInt8]>]
+
+    init(count: Int) {
+        shards = (0..<Self.shardCount).map { shard in
+            Locked([UInt8](repeating: 0, count: (count + Self.shardCount - 1 - shard) / Self.shardCount))
+        }
+    }
+
+    subscript(place: Int) -> UInt8 {
+        get { shards[place % Self.shardCount].withLock { $0[place / Self.shardCount] } }
+        set { shards[place % Self.shardCount].withLock { $0[place / Self.shardCount] = newValue } }
     }
 }

@@ -3,54 +3,52 @@ import Foundation
 /// The one model that flows through the pipeline: a movie, a feed entry, or anything a source
 /// plugin produces.
 ///
-/// An item has value semantics; its fields are stored once and shared by copies until one of
-/// them changes (copy on write). Items are copied into every stage, listing and page, and
-/// copying twenty fields each time cost more than some stages' own work.
 public struct Item: Sendable {
     /// Stable across builds: a feed's guid or id, else its link, else a hash of its content.
     public var id: String {
-        get { storage.fields.id }
-        set { writable.fields.id = newValue }
+        get { fields.id }
+        set { change { $0.id = newValue } }
     }
     /// The name of the source that produced the item (for example `movies` or a feed's title).
     public var source: String {
-        get { storage.fields.source }
-        set { writable.fields.source = newValue }
+        get { fields.source }
+        set { change { $0.source = newValue } }
     }
     /// Plain text. Empty titles are replaced by the configured fallback (`[No Title]`).
     public var title: String {
-        get { storage.fields.title }
-        set { writable.fields.title = newValue }
+        get { fields.title }
+        set { change { $0.title = newValue } }
     }
     /// The original page of the item, absolute when the source gave enough to make it so.
     public var link: String? {
-        get { storage.fields.link }
-        set { writable.fields.link = newValue }
+        get { fields.link }
+        set { change { $0.link = newValue } }
     }
     /// A short plain-text summary, at most a couple of hundred characters.
     public var intro: String {
-        get { storage.fields.intro }
-        set { writable.fields.intro = newValue }
+        get { fields.intro }
+        set { change { $0.intro = newValue } }
     }
     /// The description as the source gave it. (A movie or feed item that did not change since
     /// the last build keeps its description in the list's or the memo's bytes and decodes it on
     /// each read: a plugin that reads it several times should keep it in a local.)
     public var body: Markup {
         get {
-            switch storage.fields.body {
+            switch fields.body {
             case .given(let markup): markup
             case .undecodedMarkdown(let text, let base): .markdown(text.decoded, base: base)
             }
         }
         set {
-            let storage = writable
-            storage.fields.body = .given(newValue)
-            storage.fields.bodyDigest = nil
+            change {
+                $0.body = .given(newValue)
+                $0.bodyDigest = nil
+            }
         }
     }
     /// The description as safe HTML, filled in by the markup stage.
     public var bodyHTML: String {
-        get { storage.fields.bodyHTML }
+        get { fields.bodyHTML }
         set { setBodyHTML(newValue, digest: nil) }
     }
     /// The text of ``bodyHTML`` without its markup, blocks separated by a space: what a plugin
@@ -58,64 +56,64 @@ public struct Item: Sendable {
     public var bodyText: String { TextBlocks.plainText(fromHTML: bodyHTML) }
     /// Every image the source offers for the item, in the source's order.
     public var images: [ImageCandidate] {
-        get { storage.fields.images }
-        set { writable.fields.images = newValue }
+        get { fields.images }
+        set { change { $0.images = newValue } }
     }
     /// The author's name, when the source gives one.
     public var author: String? {
-        get { storage.fields.author }
-        set { writable.fields.author = newValue }
+        get { fields.author }
+        set { change { $0.author = newValue } }
     }
     /// When the item was published, when the source says.
     public var date: Date? {
-        get { storage.fields.date }
-        set { writable.fields.date = newValue }
+        get { fields.date }
+        set { change { $0.date = newValue } }
     }
     /// Categories and keywords.
     public var tags: [String] {
-        get { storage.fields.tags }
-        set { writable.fields.tags = newValue }
+        get { fields.tags }
+        set { change { $0.tags = newValue } }
     }
     /// The URL-safe, unique folder name of the item's detail page, filled in by normalization.
     public var slug: String {
-        get { storage.fields.slug }
-        set { writable.fields.slug = newValue }
+        get { fields.slug }
+        set { change { $0.slug = newValue } }
     }
     /// How the gallery shows the item, filled in by the layout stage.
     public var cell: CellPlan? {
-        get { storage.fields.cell }
-        set { writable.fields.cell = newValue }
+        get { fields.cell }
+        set { change { $0.cell = newValue } }
     }
     /// Short labels shown after the title in cells and on the detail page (a plugin's
     /// "4 min read"). The layout engine measures them with the title.
     public var badges: [String] {
-        get { storage.fields.badges }
-        set { writable.fields.badges = newValue }
+        get { fields.badges }
+        set { change { $0.badges = newValue } }
     }
     /// Typed values that plugins attach to an item.
     public var metadata: ItemMetadata {
-        get { storage.fields.metadata }
-        set { writable.fields.metadata = newValue }
+        get { fields.metadata }
+        set { change { $0.metadata = newValue } }
     }
     /// The ``bodyHTMLDigest`` of the HTML the markup stage made of a Markdown `body`, with its
     /// setting and, when it parsed the Markdown in this build, the text blocks read from that
     /// parse: while `bodyHTML` is still that HTML, its text is read from these blocks or the
     /// Markdown (faster than parsing the HTML).
     var markdownRendering: MarkdownRendering? {
-        get { storage.fields.markdownRendering }
-        set { writable.fields.markdownRendering = newValue }
+        get { fields.markdownRendering }
+        set { change { $0.markdownRendering = newValue } }
     }
     /// A hash of everything the item was made from, when its loader knows one (a movie's bytes
     /// and what else its item depends on): equal origins make equal items, so the build's
     /// fingerprint and the page digests take it instead of hashing the fields. Any change to the
     /// item clears it, unless a built-in stage carries it through the change
     /// (``carryOrigin(_:through:)``).
-    var originDigest: UInt64? { storage.fields.originDigest }
+    var originDigest: UInt64? { fields.originDigest }
     /// ``bodyDigest``, once recorded in this build; cleared when `body` changes.
-    private var knownBodyDigest: UInt64? { storage.fields.bodyDigest }
+    private var knownBodyDigest: UInt64? { fields.bodyDigest }
     /// What ``bodyHTMLDigest`` is, when the stage that set `bodyHTML` knew it; cleared when
     /// `bodyHTML` changes.
-    private var knownBodyHTMLDigest: UInt64? { storage.fields.bodyHTMLDigest }
+    private var knownBodyHTMLDigest: UInt64? { fields.bodyHTMLDigest }
 
     /// Creates an item; the later stages fill in `bodyHTML`, `slug` and `cell`.
     public init(
@@ -129,7 +127,7 @@ public struct Item: Sendable {
     }
 
     /// The stored fields, each documented on the property above that reads it.
-    private struct Fields {
+    private struct Fields: Sendable {
         var id: String
         var source: String
         var title: String
@@ -162,29 +160,30 @@ public struct Item: Sendable {
         case undecodedMarkdown(JSONText, base: URL?)
     }
 
-    /// Holds the fields. Changed only through `writable`, which first makes it this item's own:
-    /// a shared storage is never changed, so sharing it between threads is safe.
-    private final class Storage: @unchecked Sendable {
-        var fields: Fields
+    /// Holds the fields, shared by the item's copies and never changed: a change makes a new
+    /// one. Items are copied into every stage, listing and page, and copying twenty fields each
+    /// time cost more than changing the few items a stage changes.
+    private final class Storage: Sendable {
+        let fields: Fields
         init(_ fields: Fields) { self.fields = fields }
     }
 
     private var storage: Storage
+    private var fields: Fields { storage.fields }
 
-    /// The storage, copied first when another item shares it; the item no longer is what its
-    /// origin made (``originDigest``).
-    private var writable: Storage {
-        mutating get {
-            makeStorageUnique()
-            storage.fields.originDigest = nil
-            return storage
+    /// Changes the fields: the item no longer is what its origin made (``originDigest``).
+    private mutating func change(_ body: (inout Fields) -> Void) {
+        rewrite { fields in
+            body(&fields)
+            fields.originDigest = nil
         }
     }
 
-    /// Copies the storage when another item shares it: before a change that leaves the item
-    /// what it was (its origin, a digest of its own fields).
-    private mutating func makeStorageUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+    /// Changes the fields, keeping the origin.
+    private mutating func rewrite(_ body: (inout Fields) -> Void) {
+        var fields = storage.fields
+        body(&fields)
+        storage = Storage(fields)
     }
 }
 
@@ -216,7 +215,7 @@ extension Item {
 
     /// The form of `body`, read without copying its text and base.
     var bodyForm: BodyForm {
-        switch storage.fields.body {
+        switch fields.body {
         case .given(.markdown), .undecodedMarkdown: .markdown
         case .given(.html): .html
         case .given(.text): .text
@@ -228,9 +227,7 @@ extension Item {
 
     /// An item whose body is `storedBody`, with its ``bodyDigest`` when the source worked it out:
     /// a rebuild takes an unchanged movie's description from the list's bytes, decoded only when
-    /// read, and the built-in stages only ever need its digest, unless it changed. (All fields
-    /// at once: setting them one by one after is an exclusive access to the storage each, for
-    /// every item of a large list or feed.)
+    /// read, and the built-in stages only ever need its digest, unless it changed.
     init(
         id: String, source: String, title: String, link: String? = nil, intro: String, storedBody: StoredBody, bodyDigest: UInt64?,
         images: [ImageCandidate], author: String? = nil, date: Date? = nil, tags: [String] = [], originDigest: UInt64? = nil
@@ -252,13 +249,12 @@ extension Item {
         var hasher = StableHasher()
         hasher.combine(Int(truncatingIfNeeded: previous))
         hasher.combine(Int(truncatingIfNeeded: step))
-        makeStorageUnique()
-        storage.fields.originDigest = hasher.value
+        rewrite { $0.originDigest = hasher.value }
     }
 
     /// True while `body` is still in the bytes it was read from, not yet decoded (for tests).
     var bodyIsUndecoded: Bool {
-        switch storage.fields.body {
+        switch fields.body {
         case .given: false
         case .undecodedMarkdown: true
         }
@@ -269,8 +265,7 @@ extension Item {
     mutating func recordBodyDigest() {
         guard knownBodyDigest == nil else { return }
         let digest = bodyDigest
-        makeStorageUnique()
-        storage.fields.bodyDigest = digest
+        rewrite { $0.bodyDigest = digest }
     }
 
     /// A key for `bodyHTML`: equal keys mean equal HTML (but for hash collisions; equal HTML
@@ -292,9 +287,10 @@ extension Item {
 
     /// Sets `bodyHTML` with its ``bodyHTMLDigest`` (nil: the digest is its text's hash).
     mutating func setBodyHTML(_ html: String, digest: UInt64?) {
-        let storage = writable
-        storage.fields.bodyHTML = html
-        storage.fields.bodyHTMLDigest = digest
+        change {
+            $0.bodyHTML = html
+            $0.bodyHTMLDigest = digest
+        }
     }
 
     /// Adds everything a page can show of the item to `hasher`: every field as the pipeline left
