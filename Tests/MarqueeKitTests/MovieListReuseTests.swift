@@ -202,22 +202,20 @@ struct MovieListReuseTests {
                 + (0..<Int.random(in: 0...4, using: &generator)).map { _ in blank() + object(1) + blank() }.joined(separator: ",") + "]" + blank() + "}" + blank()
             let parsed = try JSONParser.parse(Data(document.utf8))
             guard case .array(let elements)? = parsed["movies"] else { Issue.record("no list in \(document)"); continue }
-            Data(document.utf8).withUnsafeBytes { raw in
-                let bytes = raw.bindMemory(to: UInt8.self)
-                guard let ranges = JSONLayout.objectElements(ofArrayUnder: "movies", in: bytes), ranges.count == elements.count else {
-                    Issue.record("elements not found in \(document)")
-                    return
+            let bytes = Array(document.utf8)
+            guard let ranges = JSONLayout.objectElements(ofArrayUnder: "movies", in: bytes), ranges.count == elements.count else {
+                Issue.record("elements not found in \(document)")
+                continue
+            }
+            for (range, element) in zip(ranges, elements) {
+                #expect((try? JSONParser.value(in: bytes, range: range, containerDepth: 2)) == element, "\(document)")
+                guard case .object(let members) = element, let found = JSONLayout.members(ofObjectIn: range, of: bytes), found.count == members.count else {
+                    Issue.record("members not found in \(document)")
+                    continue
                 }
-                for (range, element) in zip(ranges, elements) {
-                    #expect((try? JSONParser.value(in: bytes, range: range, containerDepth: 2)) == element, "\(document)")
-                    guard case .object(let members) = element, let found = JSONLayout.members(ofObjectIn: range, of: bytes), found.count == members.count else {
-                        Issue.record("members not found in \(document)")
-                        continue
-                    }
-                    for (member, expected) in zip(found, members) {
-                        #expect(JSONParser.string(at: member.key, in: bytes) == expected.key, "\(document)")
-                        #expect((try? JSONParser.value(in: bytes, range: member.value, containerDepth: 3)) == expected.value, "\(document)")
-                    }
+                for (member, expected) in zip(found, members) {
+                    #expect(JSONParser.string(at: member.key, in: bytes) == expected.key, "\(document)")
+                    #expect((try? JSONParser.value(in: bytes, range: member.value, containerDepth: 3)) == expected.value, "\(document)")
                 }
             }
         }

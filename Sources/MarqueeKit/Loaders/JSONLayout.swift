@@ -14,9 +14,9 @@ enum JSONLayout {
     /// `found` sees each element's range as soon as it is found, while its bytes are still in the
     /// processor's cache (a caller hashing every element spared a second trip to memory).
     static func objectElements(
-        ofArrayUnder key: String, in bytes: UnsafeBufferPointer<UInt8>, found: (Range<Int>) -> Void = { _ in }
+        ofArrayUnder key: String, in bytes: [UInt8], found: (Range<Int>) -> Void = { _ in }
     ) -> [Range<Int>]? {
-        var scanner = Scanner(bytes: bytes)
+        var scanner = Scanner(bytes: bytes[...])
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.index = 3 }
         guard scanner.take(UInt8(ascii: "{")), scanner.takeString(equalTo: key), scanner.take(UInt8(ascii: ":")),
               scanner.take(UInt8(ascii: "["))
@@ -42,8 +42,8 @@ enum JSONLayout {
     /// The members of the object that spans `range` of `bytes`, in order: where each key's
     /// string starts (its opening quote) and where its value is. Nil when the range is not an
     /// object as far as strings and brackets tell.
-    static func members(ofObjectIn range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>) -> [(key: Int, value: Range<Int>)]? {
-        var scanner = Scanner(bytes: UnsafeBufferPointer(rebasing: bytes[..<range.upperBound]))
+    static func members(ofObjectIn range: Range<Int>, of bytes: [UInt8]) -> [(key: Int, value: Range<Int>)]? {
+        var scanner = Scanner(bytes: bytes[..<range.upperBound])
         scanner.index = range.lowerBound
         guard scanner.take(UInt8(ascii: "{")) else { return nil }
         var members: [(key: Int, value: Range<Int>)] = []
@@ -65,7 +65,8 @@ enum JSONLayout {
     }
 
     private struct Scanner {
-        let bytes: UnsafeBufferPointer<UInt8>
+        /// The document from its start, up to where the scan must end.
+        let bytes: ArraySlice<UInt8>
         var index = 0
 
         var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -131,14 +132,13 @@ enum JSONLayout {
             }
         }
 
-        /// Just past the quote closing the string that opens at `start`, found with `memchr`
-        /// (descriptions are long runs of plain text); a quote after a backslash is skipped.
+        /// Just past the quote closing the string that opens at `start`; a quote after a
+        /// backslash is skipped.
         private func endOfString(from start: Int) -> Int? {
-            guard let base = bytes.baseAddress else { return nil }
+            let span = bytes.span
             var position = start + 1
             while position < bytes.count {
-                guard let found = memchr(base + position, Int32(UInt8(ascii: "\"")), bytes.count - position) else { return nil }
-                let quote = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
+                guard let quote = span.position(of: UInt8(ascii: "\""), from: position) else { return nil }
                 // Escaped when an odd number of backslashes stands right before it.
                 var backslashes = 0
                 while quote - backslashes - 1 > start, bytes[quote - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
@@ -153,13 +153,13 @@ enum JSONLayout {
 /// A string value of a JSON document, still in the document's bytes: decoded each time it is read.
 struct JSONText: Sendable {
     /// The whole document.
-    let document: Data
+    let document: [UInt8]
     /// Where the string's opening quote is.
     let offset: Int
 
     /// The string; "" if the bytes at `offset` are not one (never, for a value found in a
     /// document that parsed).
     var decoded: String {
-        document.withUnsafeBytes { JSONParser.string(at: offset, in: $0.bindMemory(to: UInt8.self)) } ?? ""
+        JSONParser.string(at: offset, in: document) ?? ""
     }
 }

@@ -59,26 +59,28 @@ package struct JSONParser {
     package static let maximumDepth = 256
 
 
-    /// The document's bytes, borrowed for the length of ``parse(_:)`` (read in place rather than
-    /// copied into an array whose every index would be checked).
-    private let bytes: UnsafeBufferPointer<UInt8>
+    /// The document's bytes, up to where the value parsed ends (always from the document's start,
+    /// so that positions count from there).
+    private let bytes: ArraySlice<UInt8>
     private var index = 0
 
     /// Parses a whole document.
     package static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
-        let result = data.withUnsafeBytes { raw in
-            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
-            return Result { () throws(JSONSyntaxError) in try parser.parseDocument() }
-        }
-        return try result.get()
+        try parse(bytes: [UInt8](data))
+    }
+
+    /// Parses a whole document.
+    static func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes[...])
+        return try parser.parseDocument()
     }
 
     /// The value that spans exactly `range` of `bytes` (blanks around it allowed), parsed as an
     /// element of a container nested `containerDepth` deep (2 for the elements of the array in
     /// `{"movies": […]}`), so that the depth limit is the whole document's. Positions in a thrown
     /// error count from the start of `bytes`.
-    static func value(in bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, containerDepth: Int) throws(JSONSyntaxError) -> JSONValue {
-        var parser = JSONParser(bytes: UnsafeBufferPointer(rebasing: bytes[..<range.upperBound]), index: range.lowerBound)
+    static func value(in bytes: [UInt8], range: Range<Int>, containerDepth: Int) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes[..<range.upperBound], index: range.lowerBound)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: containerDepth)
         parser.skipWhitespace()
@@ -88,13 +90,13 @@ package struct JSONParser {
 
     /// The string whose opening quote is at `offset` of `bytes`; nil when there is no valid
     /// string there.
-    static func string(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    static func string(at offset: Int, in bytes: [UInt8]) -> String? {
         guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { return nil }
-        var parser = JSONParser(bytes: bytes, index: offset)
+        var parser = JSONParser(bytes: bytes[...], index: offset)
         return try? parser.parseString()
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, index: Int = 0) {
+    private init(bytes: ArraySlice<UInt8>, index: Int = 0) {
         self.bytes = bytes
         self.index = index
     }
@@ -119,7 +121,7 @@ package struct JSONParser {
             offset += 1
         }
         // Columns count characters, not bytes.
-        let column = String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<end]), as: UTF8.self).count + 1
+        let column = String(decoding: bytes[lineStart..<end], as: UTF8.self).count + 1
         return JSONSyntaxError(line: line, column: column, message: message)
     }
 
@@ -210,7 +212,7 @@ package struct JSONParser {
         skipPlainText()
         // Fast path: no escapes, the string is the bytes between the quotes.
         if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
-            let string = try decodeUTF8(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            let string = try decodeUTF8(bytes[start..<index])
             index += 1
             return string
         }
@@ -219,7 +221,7 @@ package struct JSONParser {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let string = try text.withUnsafeBufferPointer { text throws(JSONSyntaxError) in try decodeUTF8(text) }
+                let string = try decodeUTF8(text[...])
                 index += 1
                 return string
             }
@@ -257,32 +259,28 @@ package struct JSONParser {
         throw error("unexpected end of file inside a string; close it with \"")
     }
 
-    /// Moves `index` to the next quote, backslash or control character (or the end), eight
+    /// Moves `index` to the next quote, backslash or control character (or the end), sixteen
     /// bytes at a time while none of them is one (descriptions are long runs of plain text).
     private mutating func skipPlainText() {
-        // Sixteen bytes at a time (one compare per kind of byte, on SSE2 or NEON), then eight.
+        index = Self.endOfPlainText(in: bytes.span, from: index)
+    }
+
+    /// ``skipPlainText()``'s search, from `start`.
+    private static func endOfPlainText(in span: Span<UInt8>, from start: Int) -> Int {
         let quotes = SIMD16<UInt8>(repeating: 0x22), backslashes = SIMD16<UInt8>(repeating: 0x5C)
         let spaces = SIMD16<UInt8>(repeating: 0x20)
-        while index + 16 <= bytes.count {
-            let chunk = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: SIMD16<UInt8>.self)
+        var index = start
+        while index + 16 <= span.count {
+            let chunk = span.chunk(at: index)
             if any((chunk .== quotes) .| (chunk .== backslashes) .| (chunk .< spaces)) { break }
             index += 16
         }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highBits: UInt64 = 0x8080_8080_8080_8080
-        while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
-            // A byte of `x` is zero exactly when `(x - 1) & ~x` has its high bit set (per byte, in
-            // the classic bit trick), so these test for a quote, a backslash and a byte below 0x20.
-            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
-            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
-            if special & highBits != 0 { break }
-            index += 8
-        }
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return }
+        while index < span.count {
+            let byte = span[index]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
             index += 1
         }
+        return index
     }
 
     private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
@@ -304,21 +302,15 @@ package struct JSONParser {
         }
     }
 
-    private func decodeUTF8(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> String {
+    private func decodeUTF8(_ bytes: ArraySlice<UInt8>) throws(JSONSyntaxError) -> String {
         guard let string = Self.string(validatingUTF8: bytes) else { throw error("the text is not valid UTF-8; save the file as UTF-8") }
         return string
     }
 
-    /// The bytes as a string; nil when they are not valid UTF-8. (`String(validating:as:)` is
-    /// generic and, unspecialized, looked up type metadata on every call: a sixth of parsing.)
-    /// `String(decoding:as:)` takes the bytes as they are when they are valid and puts U+FFFD in
-    /// place of each invalid sequence, so the bytes are valid exactly when the string's UTF-8 is
-    /// the same bytes.
-    static func string(validatingUTF8 bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        var string = String(decoding: bytes, as: UTF8.self)
-        guard string.utf8.count == bytes.count else { return nil }
-        let same = bytes.isEmpty || string.withUTF8 { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
-        return same ? string : nil
+    /// The bytes as a string; nil when they are not valid UTF-8.
+    static func string(validatingUTF8 bytes: ArraySlice<UInt8>) -> String? {
+        guard let text = try? UTF8Span(validating: bytes.span) else { return nil }
+        return String(copying: text)
     }
 
     private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
@@ -344,6 +336,6 @@ package struct JSONParser {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard digits(&self) > 0 else { throw error("expected digits in the exponent") }
         }
-        return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) ?? 0
+        return Double(String(decoding: bytes[start..<index], as: UTF8.self)) ?? 0
     }
 }

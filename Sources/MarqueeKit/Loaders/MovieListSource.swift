@@ -33,7 +33,7 @@ package struct MovieListSource: Plugin {
 
     package func loadItems(in context: BuildContext) async throws -> [Item] {
         let display = context.displayPath(file)
-        let data = try InputFile.read(file, display: display)
+        let data = [UInt8](try InputFile.read(file, display: display))
         let folder = file.deletingLastPathComponent()
         // Each movie is read, checked and made into an item on whichever core is free; only
         // local photos are then registered, in the file's order, so asset names and the first
@@ -62,10 +62,10 @@ package struct MovieListSource: Plugin {
     }
 
     /// The list parsed whole, then every movie read and checked.
-    private func readWhole(_ data: Data, folder: URL, display: String, context: BuildContext) throws(BuildError) -> [MovieBatch] {
+    private func readWhole(_ data: [UInt8], folder: URL, display: String, context: BuildContext) throws(BuildError) -> [MovieBatch] {
         let document: JSONValue
         do {
-            document = try JSONParser.parse(data)
+            document = try JSONParser.parse(bytes: data)
         } catch {
             throw BuildError(file: display, place: .lineColumn(line: error.line, column: error.column), error.message + ".")
         }
@@ -98,69 +98,65 @@ package struct MovieListSource: Plugin {
     /// The list's movies found by structure, each read from the memo when its bytes are those of
     /// a movie the last build read, and parsed and read otherwise; nil when the list is not a
     /// plain `{"movies": [...]}` or a movie has a syntax error (the list is then parsed whole).
-    private func readMovieByMovie(_ data: Data, folder: URL, display: String, memo: BuildMemo) -> [MovieBatch]? {
-        data.withUnsafeBytes { raw -> [MovieBatch]? in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            // Each movie's memo key, from its bytes hashed as soon as the scan finds them (read
-            // again later, from memory, they took several times as long to hash).
-            let keySeed = recordKeySeed(folder: folder)
-            var foundKeys: [UInt64] = []
-            guard let ranges = JSONLayout.objectElements(ofArrayUnder: "movies", in: bytes, found: { range in
-                var key = keySeed
-                key.combine(UnsafeBufferPointer(rebasing: bytes[range]).span)
-                foundKeys.append(key.value)
-            }) else { return nil }
-            let movieKeys = foundKeys
-            let records = memo.values(MovieRecord.self, for: movieKeys)
-            nonisolated(unsafe) let list = bytes
-            let kept = Swift.min(ranges.count, limit ?? Int.max)
-            let hasSyntaxError = Locked(false)
-            let movies = Self.inBatches(ranges.count) { indices -> MovieBatch in
-                var known = [Movie?](repeating: nil, count: indices.count)
-                var read: [Result<(MovieFields, Photo), BuildError>] = []
-                var keys: [UInt64] = []
-                for index in indices {
-                    let key = movieKeys[index]
-                    let record = records[index]
-                    // Movies past the limit are only checked for syntax (as when the list is
-                    // parsed whole): a recorded one was valid.
-                    if index >= kept && record != nil { continue }
-                    if let record, var fields = record.fields(in: ranges[index], of: list, document: data, folder: folder) {
-                        fields.0.origin = key
-                        known[index - indices.lowerBound] = movie(fields.0, photo: fields.1, folder: folder)
-                        continue
-                    }
-                    let value: JSONValue
-                    do {
-                        value = try JSONParser.value(in: list, range: ranges[index], containerDepth: 2)
-                    } catch {
-                        hasSyntaxError.withLock { $0 = true }
-                        return MovieBatch(start: indices.lowerBound)
-                    }
-                    guard index < kept else { continue }
-                    read.append(Result { () throws(BuildError) -> (MovieFields, Photo) in
-                        var read = try self.read(value, at: index, display: display, folder: folder)
-                        read.0.origin = key
-                        return read
-                    })
-                    keys.append(key)
+    private func readMovieByMovie(_ list: [UInt8], folder: URL, display: String, memo: BuildMemo) -> [MovieBatch]? {
+        // Each movie's memo key, from its bytes hashed as soon as the scan finds them (read
+        // again later, from memory, they took several times as long to hash).
+        let keySeed = recordKeySeed(folder: folder)
+        var foundKeys: [UInt64] = []
+        guard let ranges = JSONLayout.objectElements(ofArrayUnder: "movies", in: list, found: { range in
+            var key = keySeed
+            key.combine(list.span.extracting(range))
+            foundKeys.append(key.value)
+        }) else { return nil }
+        let movieKeys = foundKeys
+        let records = memo.values(MovieRecord.self, for: movieKeys)
+        let kept = Swift.min(ranges.count, limit ?? Int.max)
+        let hasSyntaxError = Locked(false)
+        let movies = Self.inBatches(ranges.count) { indices -> MovieBatch in
+            var known = [Movie?](repeating: nil, count: indices.count)
+            var read: [Result<(MovieFields, Photo), BuildError>] = []
+            var keys: [UInt64] = []
+            for index in indices {
+                let key = movieKeys[index]
+                let record = records[index]
+                // Movies past the limit are only checked for syntax (as when the list is
+                // parsed whole): a recorded one was valid.
+                if index >= kept && record != nil { continue }
+                if let record, var fields = record.fields(in: ranges[index], of: list, folder: folder) {
+                    fields.0.origin = key
+                    known[index - indices.lowerBound] = movie(fields.0, photo: fields.1, folder: folder)
+                    continue
                 }
-                let readIndices = indices.filter { known[$0 - indices.lowerBound] == nil && $0 < kept }
-                let fresh = readAndHash(read, folder: folder) { position, fields, photo in
-                    let range = ranges[readIndices[position]]
-                    if let record = MovieRecord(fields, photo, at: range, in: list) { memo.store(record, for: keys[position]) }
+                let value: JSONValue
+                do {
+                    value = try JSONParser.value(in: list, range: ranges[index], containerDepth: 2)
+                } catch {
+                    hasSyntaxError.withLock { $0 = true }
+                    return MovieBatch(start: indices.lowerBound)
                 }
-                var batch = MovieBatch(start: indices.lowerBound)
-                var next = fresh.makeIterator()
-                for index in indices where index < kept {
-                    // Taken out of `known`, not copied: a copy was a retain and release of each string.
-                    let movie: Result<Movie, BuildError> = if let known = known[index - indices.lowerBound].take() { .success(known) } else { next.next()! }
-                    guard batch.add(movie, source: name, folder: folder) else { break }
-                }
-                return batch
+                guard index < kept else { continue }
+                read.append(Result { () throws(BuildError) -> (MovieFields, Photo) in
+                    var read = try self.read(value, at: index, display: display, folder: folder)
+                    read.0.origin = key
+                    return read
+                })
+                keys.append(key)
             }
-            return hasSyntaxError.withLock { $0 } ? nil : movies
+            let readIndices = indices.filter { known[$0 - indices.lowerBound] == nil && $0 < kept }
+            let fresh = readAndHash(read, folder: folder) { position, fields, photo in
+                let range = ranges[readIndices[position]]
+                if let record = MovieRecord(fields, photo, at: range, in: list) { memo.store(record, for: keys[position]) }
+            }
+            var batch = MovieBatch(start: indices.lowerBound)
+            var next = fresh.makeIterator()
+            for index in indices where index < kept {
+                // Taken out of `known`, not copied: a copy was a retain and release of each string.
+                let movie: Result<Movie, BuildError> = if let known = known[index - indices.lowerBound].take() { .success(known) } else { next.next()! }
+                guard batch.add(movie, source: name, folder: folder) else { break }
+            }
+            return batch
         }
+        return hasSyntaxError.withLock { $0 } ? nil : movies
     }
 
     /// Runs `body` on every core for batches of 64 consecutive indices below `count`; the

@@ -20,7 +20,7 @@ struct MovieRecord: Equatable, Codable {
 extension MovieRecord {
     /// The record of a movie read as `fields` and `photo` from `range` of `list`; nil when its
     /// members cannot be found again there (then it is simply read again next time).
-    init?(_ fields: MovieListSource.MovieFields, _ photo: MovieListSource.Photo, at range: Range<Int>, in list: UnsafeBufferPointer<UInt8>) {
+    init?(_ fields: MovieListSource.MovieFields, _ photo: MovieListSource.Photo, at range: Range<Int>, in list: [UInt8]) {
         guard let members = JSONLayout.members(ofObjectIn: range, of: list) else { return nil }
         // The last member of a name counts, as when the movie is read.
         var titleValue, descriptionValue, introValue, photoValue: Range<Int>?
@@ -59,10 +59,10 @@ extension MovieRecord {
         }
     }
 
-    /// The movie's fields and photo, from the movie at `range` of `list` (the bytes of
-    /// `document`, a list in `folder`); nil when its strings are not where the record says (a hash collision: the
-    /// movie is then read).
-    func fields(in range: Range<Int>, of list: UnsafeBufferPointer<UInt8>, document: Data, folder: URL) -> (MovieListSource.MovieFields, MovieListSource.Photo)? {
+    /// The movie's fields and photo, from the movie at `range` of `list` (a list in `folder`);
+    /// nil when its strings are not where the record says (a hash collision: the movie is then
+    /// read).
+    func fields(in range: Range<Int>, of list: [UInt8], folder: URL) -> (MovieListSource.MovieFields, MovieListSource.Photo)? {
         let start = range.lowerBound
         guard [title, description, intro ?? 0, photo ?? 0].allSatisfy({ $0 < range.count }),
               let title = JSONParser.string(at: start + title, in: list), list[start + description] == UInt8(ascii: "\"")
@@ -78,7 +78,7 @@ extension MovieRecord {
             photo = photoIsLocal ? .local(text) : .url(text)
         }
         let fields = MovieListSource.MovieFields(
-            title: title, intro: intro, body: .undecodedMarkdown(JSONText(document: document, offset: start + description), base: folder),
+            title: title, intro: intro, body: .undecodedMarkdown(JSONText(document: list, offset: start + description), base: folder),
             bodyDigest: bodyDigest, idParts: StableHash.Parts(state: idState))
         return (fields, photo)
     }

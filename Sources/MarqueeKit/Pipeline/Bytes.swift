@@ -15,9 +15,12 @@ extension UInt8 {
 }
 
 extension Span where Element == UInt8 {
-    /// Where `byte` next occurs at or after `start`; nil when it does not.
+    /// Where `byte` next occurs at or after `start`; nil when it does not. Sixteen bytes are
+    /// compared at a time (descriptions are long runs of plain text).
     func position(of byte: UInt8, from start: Int) -> Int? {
         var index = Swift.max(start, 0)
+        let target = SIMD16<UInt8>(repeating: byte)
+        while index + 16 <= count, !any(chunk(at: index) .== target) { index += 16 }
         while index < count {
             if self[index] == byte { return index }
             index += 1
@@ -37,6 +40,13 @@ extension Span where Element == UInt8 {
             candidate = found + 1
         }
         return nil
+    }
+
+    /// The sixteen bytes from `offset`. (The load is bounds-checked; it is called unsafe for
+    /// types some bit patterns of which are invalid, which bytes have none of.)
+    @inline(__always)
+    func chunk(at offset: Int) -> SIMD16<UInt8> {
+        bytes.unsafeLoadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
     }
 
     /// Whether the bytes at `position` are `prefix`.
