@@ -56,55 +56,49 @@ package struct LineBreaker: Sendable {
     /// Measures `runs` at `size` pixels. In `preformatted` text, spaces are kept as part of the line.
     package func measure(_ runs: [TextRun], size: Double, preformatted: Bool = false) -> MeasuredText {
         var text = MeasuredText()
-        // A character takes at least a byte: the advances fit in an array of the byte count,
-        // written through a pointer and cut to the characters' count at the end. Words take a
-        // few bytes each.
+        // A character takes at least a byte: the advances fit in an array of the byte count, cut
+        // to the characters' count at the end. Words take a few bytes each.
         let byteCount = runs.reduce(0) { $0 + $1.text.utf8.count }
-        text.advances = [Double](repeating: 0, count: byteCount)
+        var advanceList = [Double](repeating: 0, count: byteCount)
         text.pieces.reserveCapacity(byteCount / 3 + 4)
         var count = 0
         var cutter = Cutter()
         let tables = asciiTables.first(where: { $0.size == size })
-        let asciiClasses = Self.asciiBreakClasses
-        text.advances.withUnsafeMutableBufferPointer { advances in
-            for run in runs {
-                let ascii = (run.bold ? tables?.bold : tables?.regular) ?? []
-                var string = run.text
-                // Read as UTF-8 bytes with table lookups for ASCII: iterating `unicodeScalars` and
-                // checked array reads cost more than the rest of measuring.
-                string.withUTF8 { bytes in
-                    ascii.withUnsafeBufferPointer { ascii in
-                        asciiClasses.withUnsafeBufferPointer { asciiClasses in
-                            var offset = 0
-                            while offset < bytes.count {
-                                let scalar = Self.scalar(in: bytes, at: &offset)
-                                let breakClass: BreakClass
-                                let advance: Double
-                                if scalar.value < ascii.count, ascii[Int(scalar.value)] >= 0 {
-                                    breakClass = asciiClasses[Int(scalar.value)]
-                                    advance = breakClass == .forcedBreak ? 0 : ascii[Int(scalar.value)]
-                                } else {
-                                    breakClass = Self.breakClass(of: scalar)
-                                    advance = breakClass == .forcedBreak ? 0 : measurer.advance(of: scalar, bold: run.bold, size: size)
-                                    if breakClass != .forcedBreak, text.isCovered, !measurer.isCovered(scalar) { text.isCovered = false }
-                                }
-                                cutter.add(breakClass, advance, at: count, preformatted: preformatted, into: &text.pieces)
-                                advances[count] = advance
-                                count += 1
-                                // Inside a word, the ordinary ASCII characters that follow (letters,
-                                // digits, most symbols) extend it and spaces end it: add them in a tight
-                                // loop (most characters of most texts take this path).
-                                guard cutter.isExtensible(endingAt: count) else { continue }
-                                cutter.addPlainASCII(
-                                    bytes, from: &offset, ascii: ascii, classes: asciiClasses, spaces: !preformatted,
-                                    advances: advances, count: &count, into: &text.pieces)
-                            }
-                        }
-                    }
+        var advances = advanceList.mutableSpan
+        let asciiClasses = Self.asciiBreakClasses.span
+        for run in runs {
+            let asciiTable = (run.bold ? tables?.bold : tables?.regular) ?? []
+            let ascii = asciiTable.span
+            // Read as UTF-8 bytes with table lookups for ASCII: iterating `unicodeScalars` cost
+            // more than the rest of measuring.
+            let bytes = run.text.utf8.span
+            var offset = 0
+            while offset < bytes.count {
+                let scalar = Self.scalar(in: bytes, at: &offset)
+                let breakClass: BreakClass
+                let advance: Double
+                if scalar.value < ascii.count, ascii[Int(scalar.value)] >= 0 {
+                    breakClass = asciiClasses[Int(scalar.value)]
+                    advance = breakClass == .forcedBreak ? 0 : ascii[Int(scalar.value)]
+                } else {
+                    breakClass = Self.breakClass(of: scalar)
+                    advance = breakClass == .forcedBreak ? 0 : measurer.advance(of: scalar, bold: run.bold, size: size)
+                    if breakClass != .forcedBreak, text.isCovered, !measurer.isCovered(scalar) { text.isCovered = false }
                 }
+                cutter.add(breakClass, advance, at: count, preformatted: preformatted, into: &text.pieces)
+                advances[count] = advance
+                count += 1
+                // Inside a word, the ordinary ASCII characters that follow (letters, digits, most
+                // symbols) extend it and spaces end it: add them in a tight loop (most characters
+                // of most texts take this path).
+                guard cutter.isExtensible(endingAt: count) else { continue }
+                cutter.addPlainASCII(
+                    bytes, from: &offset, ascii: ascii, classes: asciiClasses, spaces: !preformatted,
+                    advances: &advances, count: &count, into: &text.pieces)
             }
         }
-        text.advances.removeLast(byteCount - count)
+        advanceList.removeLast(byteCount - count)
+        text.advances = advanceList
         cutter.flushWord(into: &text.pieces)
         return text
     }
@@ -112,7 +106,7 @@ package struct LineBreaker: Sendable {
     /// The scalar whose UTF-8 encoding starts at `offset` (Swift strings hold valid UTF-8), and
     /// `offset` moved past it.
     @inline(__always)
-    private static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at offset: inout Int) -> Unicode.Scalar {
+    private static func scalar(in bytes: Span<UInt8>, at offset: inout Int) -> Unicode.Scalar {
         let lead = bytes[offset]
         if lead < 0x80 {
             offset += 1
@@ -147,14 +141,13 @@ package struct LineBreaker: Sendable {
     /// The number of lines measured text takes at `width` pixels.
     package func lineCount(_ text: MeasuredText, width: Double) -> Int {
         var line = Line(maxWidth: max(width, 1))
-        text.advances.withUnsafeBufferPointer { advances in
-            for piece in text.pieces {
-                if piece.isForcedBreak {
-                    line.forceBreak()
-                } else {
-                    line.place(piece.start..<piece.end, width: piece.width, advances)
-                    line.width += piece.spaceAfter
-                }
+        let advances = text.advances.span
+        for piece in text.pieces {
+            if piece.isForcedBreak {
+                line.forceBreak()
+            } else {
+                line.place(piece.start..<piece.end, width: piece.width, advances)
+                line.width += piece.spaceAfter
             }
         }
         return line.count
@@ -225,8 +218,8 @@ package struct LineBreaker: Sendable {
         /// collected is extensible.
         @inline(__always)
         mutating func addPlainASCII(
-            _ bytes: UnsafeBufferPointer<UInt8>, from offset: inout Int, ascii: UnsafeBufferPointer<Double>,
-            classes: UnsafeBufferPointer<BreakClass>, spaces: Bool, advances: UnsafeMutableBufferPointer<Double>,
+            _ bytes: Span<UInt8>, from offset: inout Int, ascii: Span<Double>,
+            classes: Span<BreakClass>, spaces: Bool, advances: inout MutableSpan<Double>,
             count: inout Int, into pieces: inout [Piece]
         ) {
             var (start, end, width, space) = (wordStart, wordEnd, wordWidth, pendingSpace)
@@ -292,7 +285,7 @@ package struct LineBreaker: Sendable {
             isEmpty = true
         }
 
-        mutating func place(_ characters: Range<Int>, width wordWidth: Double, _ advances: UnsafeBufferPointer<Double>) {
+        mutating func place(_ characters: Range<Int>, width wordWidth: Double, _ advances: Span<Double>) {
             if width + wordWidth <= maxWidth + Self.epsilon {
                 width += wordWidth
                 isEmpty = false
