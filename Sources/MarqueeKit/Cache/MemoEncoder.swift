@@ -47,8 +47,7 @@ enum MemoTag: UInt8 {
 }
 
 /// The bytes being encoded, shared by the containers of one value, and only by them: one encode
-/// call on one thread owns it. Each operation changes ``bytes`` through one `inout` access (see
-/// ``change(_:)``).
+/// call on one thread owns it.
 final class MemoOutput {
     /// Not checked for exclusive access at run time: the check, made on every access to a class's
     /// property, cost more than the encoding. The accesses are the short `inout` calls here, on
@@ -60,46 +59,36 @@ final class MemoOutput {
         bytes.reserveCapacity(64)
     }
 
-    private func change(_ body: (inout [UInt8]) -> Void) {
-        body(&bytes)
-    }
-
     /// Writes `value`: a container it asks for, or an empty record if it asks for none.
     func write(_ value: some Encodable) throws {
         // As in decoding: scalars that come through generic code are written directly.
         if let scalar = value as? any MemoScalar { return scalar.write(to: self) }
         let start = bytes.count
         try value.encode(to: MemoEncoder(output: self))
-        if bytes.count == start { change { $0 += [MemoTag.record.rawValue, 0, 0, 0, 0] } }
+        if bytes.count == start { bytes += [MemoTag.record.rawValue, 0, 0, 0, 0] }
     }
 
     func tag(_ tag: MemoTag) {
-        change { $0.append(tag.rawValue) }
+        bytes.append(tag.rawValue)
     }
 
     /// A tag and an unsigned LEB128 number.
     func tagged(_ tag: MemoTag, varint value: UInt64) {
-        change { bytes in
-            bytes.append(tag.rawValue)
-            Self.append(varint: value, to: &bytes)
-        }
+        bytes.append(tag.rawValue)
+        Self.append(varint: value, to: &bytes)
     }
 
     /// Eight bytes, little-endian.
     func tagged(_ tag: MemoTag, fixed value: UInt64) {
-        change { bytes in
-            bytes.append(tag.rawValue)
-            for byte in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * byte))) }
-        }
+        bytes.append(tag.rawValue)
+        bytes.appendLittleEndian(value, bytes: 8)
     }
 
     /// A key, or a string's text after its tag: its UTF-8 length, then its bytes.
     func text(_ text: String, tag: MemoTag? = nil) {
-        change { bytes in
-            if let tag { bytes.append(tag.rawValue) }
-            Self.append(varint: UInt64(text.utf8.count), to: &bytes)
-            bytes += text.utf8
-        }
+        if let tag { bytes.append(tag.rawValue) }
+        Self.append(varint: UInt64(text.utf8.count), to: &bytes)
+        bytes += text.utf8
     }
 
     private static func append(varint value: UInt64, to bytes: inout [UInt8]) {
@@ -113,17 +102,13 @@ final class MemoOutput {
 
     /// Starts a list or a record; returns where its count is.
     func open(_ tag: MemoTag) -> Int {
-        change { $0 += [tag.rawValue, 0, 0, 0, 0] }
+        bytes += [tag.rawValue, 0, 0, 0, 0]
         return bytes.count - 4
     }
 
     /// Counts one more member of the list or record whose count is at `offset`.
     func countMember(at offset: Int) {
-        change { bytes in
-            var count = (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
-            count += 1
-            for byte in 0..<4 { bytes[offset + byte] = UInt8(truncatingIfNeeded: count >> (8 * byte)) }
-        }
+        bytes.setLittleEndian(bytes.littleEndian(at: offset, bytes: 4) + 1, at: offset, bytes: 4)
     }
 }
 

@@ -41,19 +41,14 @@ struct MemoFile {
 
     /// The entries of `bytes` from `start`; nil when an entry does not fit in them (a damaged file).
     private static func entries(in bytes: [UInt8], from start: Int) -> (keys: [UInt64], ranges: [Range<Int>], index: [UInt64: Int])? {
-        func number(at offset: Int, size: Int) -> UInt64 {
-            var value: UInt64 = 0
-            for index in stride(from: offset + size - 1, through: offset, by: -1) { value = value << 8 | UInt64(bytes[index]) }
-            return value
-        }
         var keys: [UInt64] = [], ranges: [Range<Int>] = [], index: [UInt64: Int] = [:]
         // About one entry per 400 bytes in a site's memo: room made at once, not by regrowing.
         index.reserveCapacity(bytes.count / 400)
         var offset = start
         while offset < bytes.count {
             guard bytes.count - offset >= headerSize else { return nil }
-            let key = number(at: offset, size: 8)
-            let length = Int(number(at: offset + 8, size: 4))
+            let key = bytes.littleEndian(at: offset, bytes: 8)
+            let length = Int(bytes.littleEndian(at: offset + 8, bytes: 4))
             offset += headerSize
             guard length <= bytes.count - offset else { return nil }
             // A key stored again by a later build: its later value.
@@ -71,8 +66,8 @@ struct MemoFile {
 
     /// Appends an entry to `bytes`.
     static func append(_ key: UInt64, _ value: ArraySlice<UInt8>, to bytes: inout [UInt8]) {
-        for byte in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: key >> (8 * byte))) }
-        for byte in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: value.count >> (8 * byte))) }
+        bytes.appendLittleEndian(key, bytes: 8)
+        bytes.appendLittleEndian(value.count, bytes: 4)
         bytes.append(contentsOf: value)
     }
 

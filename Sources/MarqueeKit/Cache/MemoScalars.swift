@@ -57,8 +57,7 @@ struct MemoInput {
 
     /// The count of a list or record, after its tag.
     mutating func count() throws -> Int {
-        let range = try take(4)
-        return range.reversed().reduce(0) { $0 << 8 | Int(bytes[$1]) }
+        Int(bytes.littleEndian(at: try take(4).lowerBound, bytes: 4))
     }
 
     /// Moves past the next value, whatever it is. Lists and records nested deeper than any value
@@ -111,8 +110,7 @@ extension Double: MemoScalar {
 
     static func read(from input: inout MemoInput) throws -> Double {
         try input.expect(.double)
-        let range = try input.take(8)
-        return Double(bitPattern: range.reversed().reduce(0) { $0 << 8 | UInt64(input.bytes[$1]) })
+        return Double(bitPattern: input.bytes.littleEndian(at: try input.take(8).lowerBound, bytes: 8))
     }
 }
 

@@ -58,6 +58,21 @@ extension Span where Element == UInt8 {
 }
 
 extension Array where Element == UInt8 {
+    /// Appends the `count` lowest bytes of `value`, lowest first.
+    mutating func appendLittleEndian(_ value: some FixedWidthInteger, bytes count: Int) {
+        for byte in 0..<count { append(UInt8(truncatingIfNeeded: value >> (8 * byte))) }
+    }
+
+    /// Writes the `count` lowest bytes of `value` at `offset`, lowest first.
+    mutating func setLittleEndian(_ value: some FixedWidthInteger, at offset: Int, bytes count: Int) {
+        for byte in 0..<count { self[offset + byte] = UInt8(truncatingIfNeeded: value >> (8 * byte)) }
+    }
+
+    /// The `count` bytes at `offset` as a number, the first byte lowest.
+    func littleEndian(at offset: Int, bytes count: Int) -> UInt64 {
+        (0..<count).reversed().reduce(0) { $0 << 8 | UInt64(self[offset + $1]) }
+    }
+
     /// Appends a copy of `bytes`.
     mutating func append(_ bytes: Span<UInt8>) {
         append(addingCapacity: bytes.count) { output in
