@@ -34,9 +34,14 @@ struct XXH64: Sendable {
     /// Adds `bytes`.
     mutating func append(_ bytes: Span<UInt8>) {
         var offset = 0
+        if pending != 0 {
+            // Up to the end of the stripe begun, so that the rest can go straight into the lanes.
+            offset = Swift.min(32 - pending, bytes.count)
+            appendPiecewise(bytes, 0..<offset)
+        }
         if pending == 0 {
-            // Whole stripes straight into the lanes.
             var (a, b, c, d) = (lanes[0], lanes[1], lanes[2], lanes[3])
+            let start = offset
             while offset + 32 <= bytes.count {
                 a = Self.round(a, Self.word(bytes, offset))
                 b = Self.round(b, Self.word(bytes, offset + 8))
@@ -45,40 +50,44 @@ struct XXH64: Sendable {
                 offset += 32
             }
             lanes = [a, b, c, d]
-            count += offset
+            count += offset - start
         }
-        while offset + 8 <= bytes.count {
-            append(word: Self.word(bytes, offset))
+        appendPiecewise(bytes, offset..<bytes.count)
+    }
+
+    /// Adds `range` of `bytes` a word at a time, the last few bytes as one word.
+    private mutating func appendPiecewise(_ bytes: Span<UInt8>, _ range: Range<Int>) {
+        var offset = range.lowerBound
+        while offset + 8 <= range.upperBound {
+            append(Self.word(bytes, offset), byteCount: 8)
             offset += 8
         }
-        while offset < bytes.count {
-            append(byte: bytes[offset])
-            offset += 1
-        }
+        guard offset < range.upperBound else { return }
+        var tail: UInt64 = 0
+        for index in (offset..<range.upperBound).reversed() { tail = tail << 8 | UInt64(bytes[index]) }
+        append(tail, byteCount: range.upperBound - offset)
     }
 
     /// Adds the eight bytes of `word`, lowest first.
     mutating func append(word: UInt64) {
-        // The pending bytes end partway through a word when a part's length is not a multiple
-        // of eight: `word` then fills that word, and what is left of it starts the next.
-        let filled = UInt64(pending % 8 * 8)
-        stripe[pending / 8] |= word << filled
-        pending += 8
-        count += 8
+        append(word, byteCount: 8)
+    }
+
+    /// Adds the `byteCount` (1 to 8) lowest bytes of `value`, lowest first; its other bytes are 0.
+    private mutating func append(_ value: UInt64, byteCount: Int) {
+        // The pending bytes end partway through a word whenever a part's length is not a
+        // multiple of eight: `value` then fills that word, and what does not fit starts the next.
+        let word = pending / 8, shift = UInt64(pending % 8 * 8)
+        stripe[word] |= value << shift
+        let spill = shift == 0 ? 0 : value >> (64 - shift)
+        pending += byteCount
+        count += byteCount
         if pending >= 32 {
             consumeStripe()
             pending -= 32
-        }
-        if filled != 0 { stripe[pending / 8] = word >> (64 - filled) }
-    }
-
-    private mutating func append(byte: UInt8) {
-        stripe[pending / 8] |= UInt64(byte) << UInt64(pending % 8 * 8)
-        pending += 1
-        count += 1
-        if pending == 32 {
-            consumeStripe()
-            pending = 0
+            stripe[0] = spill
+        } else if pending > 8 * (word + 1) {
+            stripe[word + 1] = spill
         }
     }
 
