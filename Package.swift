@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // C libraries from Debian: libcmark-dev (Markdown) and libgumbo-dev (HTML5 parsing).
@@ -39,6 +40,8 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                // SHA-256, for the hashes of the layout's inline scripts in the pages' policy.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             plugins: ["EmbedThemePlugin"]),
         // `marquee serve`: the preview server with live reload, and `marquee deploy`.

@@ -99,6 +99,7 @@ struct PageRenderer {
             "title": .text(title),
             "description": .text(TextTruncation.truncate(description, to: 300)),
             "root": .text(root),
+            "contentSecurityPolicy": .text(theme.contentSecurityPolicy.value),
             "stylesheet": .text(root + assets.stylesheet),
             "script": .text(root + assets.script),
             "filterScript": .text(root + assets.filterScript),

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The files static hosts and crawlers look for: `404.html`, `robots.txt`, `.nojekyll` (GitHub
-/// Pages), `sitemap.xml` (with a `base_url`), and `search.json`, the small index behind the
+/// Pages), `_headers` (the pages' security policy, for Netlify and Cloudflare Pages),
+/// `sitemap.xml` (with a `base_url`), and `search.json`, the small index behind the
 /// gallery's filter box. Runs after the page writer, since the sitemap lists its pages.
 package struct SiteFilesWriter: Plugin {
     package let name = "site-files"
@@ -43,6 +44,7 @@ package struct SiteFilesWriter: Plugin {
             }
         }
         try output.add("robots.txt", text: robots)
+        try output.add("_headers", text: context.theme.contentSecurityPolicy.headersFile)
 
         // The index changes only with these fields of the items: a rebuild after a description
         // was edited keeps the file without making it again. Each item's are hashed on every core.

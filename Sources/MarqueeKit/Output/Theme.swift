@@ -19,6 +19,8 @@ public struct Theme: Sendable {
     package let fingerprint: String
     /// ``metrics`` as ``describe(_:)`` gives it (worked out once).
     let metricsDescription: String
+    /// The policy of the pages made with this theme's layout.
+    let contentSecurityPolicy: ContentSecurityPolicy
     /// Measures text in the theme's fonts, parsed on first use (once per process): a rebuild
     /// that finds nothing changed never needs them.
     package var measurer: TextMeasurer {
@@ -59,7 +61,8 @@ public struct Theme: Sendable {
         return Theme(
             metrics: metrics, pages: pages, assets: assets,
             fingerprint: fingerprint(templates: templateTexts, assets: assets, metricsDescription: metricsDescription),
-            metricsDescription: metricsDescription)
+            metricsDescription: metricsDescription,
+            contentSecurityPolicy: ContentSecurityPolicy(layout: templateTexts["layout"] ?? ""))
     }
 
     /// `metrics` described for comparing between builds (``metricsDescription``). The default
