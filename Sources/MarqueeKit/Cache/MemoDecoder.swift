@@ -117,7 +117,7 @@ private final class RecordDecoder<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     /// Reads the value of `key` with `read`, which leaves its input past the value.
     private func value<Value>(_ key: Key, _ read: (inout MemoInput) throws -> Value) throws -> Value {
-        guard var (input, isNext) = try find(key) else {
+        guard case (var input, let isNext)? = try find(key) else {
             throw DecodingError.keyNotFound(key, .init(codingPath: [], debugDescription: "no member \(key.stringValue)"))
         }
         let value = try read(&input)

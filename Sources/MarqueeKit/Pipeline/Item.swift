@@ -2,7 +2,6 @@ import Foundation
 
 /// The one model that flows through the pipeline: a movie, a feed entry, or anything a source
 /// plugin produces.
-///
 public struct Item: Sendable {
     /// Stable across builds: a feed's guid or id, else its link, else a hash of its content.
     public var id: String {
