@@ -96,7 +96,7 @@ struct PluginTests {
         _ = try await TestSupport.build(root)
         #expect(!FileManager.default.fileExists(atPath: root.appending(path: "Site/feed.xml").path))
         #expect(FileManager.default.fileExists(atPath: root.appending(path: "Site/sitemap.xml").path))
-        #expect(try TestSupport.read(root, "index.html").contains("--lines-phone:2"))
+        #expect(try TestSupport.read(root, "index.html").contains("--lines-w320:2"))
     }
 
     @Test func unknownPluginsAndOptionsListWhatExists() {

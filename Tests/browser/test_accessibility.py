@@ -35,7 +35,8 @@ axe.run(document, {runOnly: {type: 'tag', values: %s}})
 @pytest.fixture(scope="module")
 def pages():
     folder = Path(tempfile.mkdtemp(prefix="marquee-axe-"))
-    sample = folder / "sample"
+    # The sample site's base_url ends in /marquee/, which its 404 page's links start with.
+    sample = folder / "marquee"
     subprocess.run([str(MARQUEE), "build", "--root", str(REPO), "--output", str(sample), "--quiet"], check=True)
     fixtures = build_site(folder / "fixtures").parent
     server = StaticServer(folder)
@@ -75,6 +76,8 @@ def emulate_scheme(driver, scheme: str):
 def test_no_violations(driver, pages, page, width, scheme):
     emulate_scheme(driver, scheme)
     open_page(driver, pages[page], WIDTHS[width])
+    # The theme's stylesheet applies (an unstyled page would be checked in the browser's colours).
+    assert "Marquee Sans" in driver.execute_script("return getComputedStyle(document.body).fontFamily")
     found = violations(driver)
     assert found == [], f"{page} at {width} ({scheme}): {found}"
 
@@ -97,3 +100,28 @@ def test_axe_reports_a_violation_it_is_shown(driver, pages):
     open_page(driver, pages["gallery"], WIDTHS["desktop"])
     driver.execute_script("const i = document.createElement('img'); i.src = 'x.png'; document.querySelector('main, body').appendChild(i);")
     assert "image-alt" in [v["id"] for v in violations(driver)]
+
+
+LUMINANCE = """
+function luminance(colour) {
+  const [r, g, b] = colour.match(/[\\d.]+/g).slice(0, 3).map(v => v / 255)
+    .map(v => v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+const style = element => getComputedStyle(document.querySelector(element));
+return {page: luminance(style('html').backgroundColor), text: luminance(style('html').color),
+        cell: luminance(style('.cell').backgroundColor), link: luminance(style('.toggle').color)};
+"""
+
+
+def test_theme_follows_the_colour_scheme(driver, pages):
+    """Dark text on light surfaces in the light scheme, and the other way round in the dark one
+    (axe's colour-contrast rule above checks the ratios in both)."""
+    seen = {}
+    for scheme in SCHEMES:
+        emulate_scheme(driver, scheme)
+        open_page(driver, pages["gallery"], WIDTHS["phone"])
+        seen[scheme] = driver.execute_script(LUMINANCE)
+    light, dark = seen["light"], seen["dark"]
+    assert light["text"] < 0.1 < 0.8 < light["page"] and light["cell"] > 0.8
+    assert dark["page"] < 0.02 and dark["cell"] < 0.05 and dark["text"] > 0.8 and dark["link"] > 0.3

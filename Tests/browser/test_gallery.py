@@ -1,8 +1,9 @@
 """Browser tests: the built gallery in real Chromium (selenium + chromium-driver from Debian).
 
-Builds the sample site and the fixtures in Tests/Fixtures with the `marquee` binary, then checks at three
-viewport widths that the layout engine's predictions match what Chromium renders, and that cells
-expand and collapse by pointer and keyboard, several at once or as an accordion, and that every
+Builds the sample site, the fixtures in Tests/Fixtures and 300 generated items with the `marquee`
+binary, then checks on 15 emulated screens (320 to 1920 px) that the layout engine's predictions
+match what Chromium renders, and at three window widths that cells expand and collapse by pointer
+and keyboard, several at once or as an accordion, without moving anything, and that every
 description is readable with JavaScript off.
 """
 import functools
@@ -25,7 +26,10 @@ from selenium.webdriver.common.keys import Keys
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "Tests" / "Fixtures"
 MARQUEE = REPO / ".build" / "debug" / "marquee"
-WIDTHS = {"phone": 375, "tablet": 768, "desktop": 1280}
+WIDTHS = [375, 768, 1280]
+# Common screens (CSS pixels, device-pixel ratio): phones at 2 and 3, tablets at 2, desktops at 1.
+DEVICES = [(320, 2), (360, 3), (375, 2), (390, 3), (393, 3), (412, 3), (414, 2), (430, 3), (600, 2),
+           (768, 2), (820, 2), (1024, 2), (1280, 1), (1440, 1), (1920, 1)]
 BODY_LINE = 22
 
 
@@ -106,8 +110,15 @@ def driver():
     d.quit()
 
 
-def open_page(driver, page, width: int, javascript: bool = True):
-    driver.set_window_size(width, 900)
+def open_page(driver, page, width: int, javascript: bool = True, scale: float | None = None):
+    """Opens `page` at `width` CSS pixels: in a window that wide, or, with a device-pixel
+    `scale`, in an emulated device (Chromium's windows are never narrower than 500 px)."""
+    if scale is None:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.set_window_size(width, 900)
+    else:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": width, "height": 900, "deviceScaleFactor": scale, "mobile": width < 700})
     driver.get(page if isinstance(page, str) else page.as_uri())
     if javascript:
         driver.execute_async_script("const done = arguments[0]; document.fonts.ready.then(() => setTimeout(done, 50));")
@@ -115,20 +126,55 @@ def open_page(driver, page, width: int, javascript: bool = True):
         time.sleep(1)  # the page's own scripts (and timers) are off
 
 
-MEASURE = """
+# The breakpoint the page is showing, read from the stylesheet (the media rule now matching that
+# has a `.trunc-NAME` rule), and every breakpoint's name in order.
+BREAKPOINTS = """
+const names = []; let current = null;
+for (const sheet of document.styleSheets) for (const rule of sheet.cssRules) {
+  if (!rule.media) continue;
+  for (const inner of rule.cssRules) {
+    const match = /trunc-([\\w-]+)/.exec(inner.selectorText || '');
+    if (!match) continue;
+    names.push(match[1]);
+    if (matchMedia(rule.media.mediaText).matches) current = match[1];
+  }
+}
+return {names, current};
+"""
+
+# Each cell's prediction at the breakpoint shown (data-plan states a breakpoint only where it
+# differs from the one before) beside what Chromium rendered: whether the collapsed text is cut,
+# whether the toggle shows, the lines shown and the full description's, and the cell's collapsed
+# and expanded heights.
+MEASURE = "const breakpoints = (function () {" + BREAKPOINTS + "})();" + """
 const out = [];
-for (const cell of document.querySelectorAll('.cell')) {
+const cells = [...document.querySelectorAll('.cell')];
+for (const cell of cells) cell.style.contentVisibility = 'visible';
+for (const cell of cells) {
   const desc = cell.querySelector('.cell-desc');
   if (!desc) continue;
+  let plan = null;
+  const parts = Object.fromEntries(cell.dataset.plan.split(' ').filter(p => p.includes(':')).map(p => p.split(':')));
+  for (const name of breakpoints.names) { if (parts[name]) plan = parts[name]; if (name === breakpoints.current) break; }
+  const [collapsed, total, expandedHeight] = plan.split('/').map(Number);
   const toggle = cell.querySelector('.toggle');
   const truncated = desc.scrollHeight > desc.clientHeight + 1;
   const shown = getComputedStyle(toggle).display !== 'none';
   const clampedLines = Math.round(desc.clientHeight / %d);
+  const height = cell.getBoundingClientRect().height;
+  const predictedHeight = parseFloat(getComputedStyle(cell).containIntrinsicHeight.replace('auto', ''));
+  const predictedShown = cell.classList.contains('trunc-' + breakpoints.current);
+  // Only a cut description can be expanded (the script ignores taps on the others).
+  if (truncated) cell.classList.add('is-expanded');
+  const expanded = cell.getBoundingClientRect().height;
+  cell.classList.remove('is-expanded');
   const saved = desc.getAttribute('style');
   desc.style.display = 'block'; desc.style.webkitLineClamp = 'none'; desc.style.maxHeight = 'none';
   const fullLines = Math.round(desc.getBoundingClientRect().height / %d);
   if (saved === null) desc.removeAttribute('style'); else desc.setAttribute('style', saved);
-  out.push({id: cell.id, plan: cell.dataset.plan, truncated, shown, clampedLines, fullLines});
+  out.push({id: cell.id, breakpoint: breakpoints.current, estimated: cell.dataset.plan.split(' ').includes('estimated'),
+            collapsed, total, expandedHeight, predictedHeight, predictedShown,
+            truncated, shown, clampedLines, fullLines, height, expanded});
 }
 return out;
 """ % (BODY_LINE, BODY_LINE)
@@ -153,32 +199,43 @@ def tap(driver, element):
 
 
 @pytest.mark.parametrize("site", ["sample", "fixtures", "generated"])
-@pytest.mark.parametrize("breakpoint", list(WIDTHS))
-def test_toggle_iff_truncated_and_predicted_lines_match(driver, sites, site, breakpoint):
-    open_page(driver, sites[site], WIDTHS[breakpoint])
+@pytest.mark.parametrize("width,scale", DEVICES)
+def test_predictions_match_chromium_on_every_screen(driver, sites, site, width, scale):
+    open_page(driver, sites[site], width, scale=scale)
+    assert driver.execute_script("return [innerWidth, devicePixelRatio]") == [width, scale]
     cells = driver.execute_script(MEASURE)
     assert len(cells) >= 10
     if site == "generated":
         assert len(cells) == 300  # every generated cell, on one page
     wrong_toggle = [c["id"] for c in cells if c["truncated"] != c["shown"]]
     assert wrong_toggle == [], f"toggle shown where text is not cut (or the reverse): {wrong_toggle}"
-    wrong_lines = []
     # Cells whose text the shipped fonts cannot draw (emoji) are estimates; the rest must be exact.
-    estimated = [c for c in cells if "estimated" in c["plan"].split()]
-    cells = [c for c in cells if c not in estimated]
-    for c in cells:
-        plan = dict(part.split(":") for part in c["plan"].split() if ":" in part)
-        collapsed, total = (int(n) for n in plan[breakpoint].split("/"))
-        predicted_truncated = total > collapsed
-        if c["fullLines"] != total or predicted_truncated != c["truncated"] or c["clampedLines"] != min(total, collapsed):
-            wrong_lines.append((c["id"], f"predicted {total}, rendered {c['fullLines']}"))
-    accuracy = 1 - len(wrong_lines) / len(cells)
-    print(f"{site} {breakpoint}: {len(cells) - len(wrong_lines)}/{len(cells)} cells predicted exactly, {len(estimated)} estimated")
-    assert wrong_lines == []
+    estimated = [c for c in cells if c["estimated"]]
+    cells = [c for c in cells if not c["estimated"]]
+    wrong = [(c["id"], mismatches(c)) for c in cells if mismatches(c)]
+    print(f"{site} {width} px ×{scale} ({cells[0]['breakpoint']}): {len(cells) - len(wrong)}/{len(cells)} cells predicted exactly, {len(estimated)} estimated")
+    assert wrong == []
+
+
+def mismatches(cell) -> list[str]:
+    """What a cell's prediction got wrong: line counts, whether the text is cut (by the page's
+    own prediction, before the script checks it) and the collapsed and expanded heights."""
+    wrong = []
+    if cell["fullLines"] != cell["total"]:
+        wrong.append(f"lines: predicted {cell['total']}, rendered {cell['fullLines']}")
+    if cell["clampedLines"] != min(cell["total"], cell["collapsed"]):
+        wrong.append(f"collapsed lines: predicted {min(cell['total'], cell['collapsed'])}, shown {cell['clampedLines']}")
+    if cell["predictedShown"] != cell["truncated"]:
+        wrong.append("toggle: predicted " + ("shown" if cell["predictedShown"] else "hidden"))
+    if round(cell["height"]) != cell["predictedHeight"]:
+        wrong.append(f"collapsed height: predicted {cell['predictedHeight']}, rendered {cell['height']:.1f}")
+    if round(cell["expanded"]) != cell["expandedHeight"]:
+        wrong.append(f"expanded height: predicted {cell['expandedHeight']}, rendered {cell['expanded']:.1f}")
+    return wrong
 
 
 def test_tap_expands_and_collapses_several_at_once(driver, sites):
-    open_page(driver, sites["fixtures"], WIDTHS["phone"])
+    open_page(driver, sites["fixtures"], 375)
     arrival = driver.find_element(By.ID, "cell-arrival")
     button = arrival.find_element(By.CSS_SELECTOR, ".toggle")
     assert button.get_attribute("aria-expanded") == "false"
@@ -195,7 +252,7 @@ def test_tap_expands_and_collapses_several_at_once(driver, sites):
 
 
 def test_accordion_mode_closes_the_previous_cell(driver, sites):
-    open_page(driver, sites["accordion"], WIDTHS["desktop"])
+    open_page(driver, sites["accordion"], 1280)
     tap(driver, driver.find_element(By.CSS_SELECTOR, "#cell-arrival .toggle"))
     tap(driver, driver.find_element(By.CSS_SELECTOR, "#cell-la-la-land .toggle"))
     expanded = [e.get_attribute("id") for e in driver.find_elements(By.CSS_SELECTOR, ".cell.is-expanded")]
@@ -203,7 +260,7 @@ def test_accordion_mode_closes_the_previous_cell(driver, sites):
 
 
 def test_keyboard_toggles_and_keeps_focus(driver, sites):
-    open_page(driver, sites["fixtures"], WIDTHS["tablet"])
+    open_page(driver, sites["fixtures"], 768)
     button = driver.find_element(By.CSS_SELECTOR, "#cell-arrival .toggle")
     driver.execute_script("arguments[0].focus()", button)
     button.send_keys(Keys.ENTER)
@@ -218,7 +275,7 @@ def test_keyboard_toggles_and_keeps_focus(driver, sites):
 def test_without_javascript_every_description_is_readable(sites):
     d = make_driver(javascript=False)
     try:
-        open_page(d, sites["fixtures"], WIDTHS["phone"], javascript=False)
+        open_page(d, sites["fixtures"], 375, javascript=False)
         assert d.execute_script("return document.querySelectorAll('.cell[data-truncated]').length") == 0
         hidden = d.execute_script("""
           return [...document.querySelectorAll('.cell-desc')]
@@ -231,13 +288,13 @@ def test_without_javascript_every_description_is_readable(sites):
 
 
 def test_url_fragment_restores_state_and_back_undoes(driver, sites):
-    open_page(driver, sites["fixtures"], WIDTHS["desktop"])
+    open_page(driver, sites["fixtures"], 1280)
     tap(driver, driver.find_element(By.CSS_SELECTOR, "#cell-arrival .toggle"))
     tap(driver, driver.find_element(By.CSS_SELECTOR, "#cell-la-la-land .toggle"))
     url = driver.current_url
     assert url.endswith("#open=arrival,la-la-land")
     # A link to that URL, or a reload, opens the same cells.
-    open_page(driver, sites["fixtures"], WIDTHS["desktop"])
+    open_page(driver, sites["fixtures"], 1280)
     assert driver.find_elements(By.CSS_SELECTOR, ".cell.is-expanded") == []
     driver.get(url)
     settle(driver)
@@ -253,10 +310,10 @@ def test_url_fragment_restores_state_and_back_undoes(driver, sites):
     assert expanded == ["cell-arrival"]
 
 
-@pytest.mark.parametrize("breakpoint", list(WIDTHS))
-def test_no_layout_shift_on_load_and_expanding_moves_nothing_above(driver, sites, breakpoint):
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_layout_shift_on_load_and_expanding_moves_nothing_above(driver, sites, width):
     driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
-    open_page(driver, sites["generated"], WIDTHS[breakpoint])
+    open_page(driver, sites["generated"], width)
     shift = driver.execute_async_script("""
       const done = arguments[0];
       let total = 0;
@@ -266,6 +323,7 @@ def test_no_layout_shift_on_load_and_expanding_moves_nothing_above(driver, sites
     assert shift == 0
     loaded = driver.execute_script("return [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family)")
     assert '"Marquee Sans"' in loaded or "Marquee Sans" in loaded
+    breakpoint = driver.execute_script(BREAKPOINTS)["current"]
     target = driver.execute_script("return [...document.querySelectorAll('.cell.trunc-%s')][4].id" % breakpoint)
     above = """return [...document.querySelectorAll('.cell')].filter(c => c.compareDocumentPosition(document.getElementById(arguments[0])) & 4)
                  .filter(c => c.getBoundingClientRect().bottom <= document.getElementById(arguments[0]).getBoundingClientRect().top)

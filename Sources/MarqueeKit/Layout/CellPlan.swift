@@ -26,7 +26,7 @@ public struct CellPlan: Sendable, Equatable {
 
 /// The layout of a cell at one breakpoint.
 public struct BreakpointPlan: Sendable, Equatable {
-    /// The breakpoint's name (`phone`, `tablet`, `desktop`).
+    /// The breakpoint's name (`w320` … `w1100`, see ``ThemeMetrics/breakpoints``).
     public var breakpoint: String
     /// Lines the title (with its badges) takes.
     public var titleLines: Int

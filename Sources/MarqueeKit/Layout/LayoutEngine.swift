@@ -96,9 +96,12 @@ package struct LayoutEngine: Sendable {
         let shownLines = min(descriptionLines, collapsedLines)
         let descriptionGap = descriptionLines > 0 ? m.titleGap : 0
         var collapsedText = titleHeight + descriptionGap + Double(shownLines) * m.bodyLineHeight
-        var expandedText = titleHeight + descriptionGap + Double(descriptionLines) * m.bodyLineHeight
-            + Double(max(0, blocks - 1)) * m.paragraphGap
-        if descriptionLines > collapsedLines { expandedText += m.toggleRowHeight }
+        // Text that is not cut does not expand: the cell keeps its collapsed height.
+        var expandedText = collapsedText
+        if descriptionLines > collapsedLines {
+            expandedText = titleHeight + descriptionGap + Double(descriptionLines) * m.bodyLineHeight
+                + Double(max(0, blocks - 1)) * m.paragraphGap + m.toggleRowHeight
+        }
         if template == .image {
             collapsedText = max(collapsedText, m.imageBox)
             expandedText = max(expandedText, m.imageBox)

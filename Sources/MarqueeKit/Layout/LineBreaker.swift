@@ -1,6 +1,7 @@
 /// Counts the lines a browser needs for a block of text at a width, breaking as CSS
-/// `white-space: normal; overflow-wrap: anywhere` does: at spaces, after hyphens, around CJK
-/// ideographs, at forced breaks, and inside a word only when the word alone overflows a line.
+/// `white-space: normal; overflow-wrap: anywhere` does in Chromium: at spaces, after hyphens and
+/// question marks, before an opening bracket that follows punctuation, around CJK ideographs, at
+/// forced breaks, and inside a word only when the word alone overflows a line.
 ///
 /// Text is measured once (``measure(_:size:)``) and can then be broken at any number of widths
 /// cheaply: the layout engine asks for three breakpoints per block.
@@ -85,7 +86,7 @@ package struct LineBreaker: Sendable {
                     advance = breakClass == .forcedBreak ? 0 : measurer.advance(of: scalar, bold: run.bold, size: size)
                     if breakClass != .forcedBreak, text.isCovered, !measurer.isCovered(scalar) { text.isCovered = false }
                 }
-                cutter.add(breakClass, advance, at: count, preformatted: preformatted, into: &text.pieces)
+                cutter.add(breakClass, advance, at: count, ascii: scalar.isASCII ? UInt8(scalar.value) : 0, preformatted: preformatted, into: &text.pieces)
                 advances[count] = advance
                 count += 1
                 // Inside a word, the ordinary ASCII characters that follow (letters, digits, most
@@ -120,6 +121,21 @@ package struct LineBreaker: Sendable {
     }
 
     private static let asciiBreakClasses: [BreakClass] = (0..<128).map { breakClass(of: Unicode.Scalar(UInt8($0))) }
+
+    /// Whether Chromium may break between two ASCII characters with no space between them,
+    /// indexed by `before << 7 | after`. Chromium decides these pairs with a table of its own,
+    /// not by the Unicode line-breaking classes (which forbid `>(` and allow `-$`); the rules
+    /// below were read off Chromium by laying out every pair in a zero-width box.
+    private static let asciiPairBreaks: [Bool] = (0..<(128 * 128)).map { index in
+        let before = Unicode.Scalar(UInt8(index >> 7)), after = Character(Unicode.Scalar(UInt8(index & 127)))
+        switch before {
+        case "-": return !#"!$),./:;?]}"#.contains(after)
+        case "?": return !#"!"'),./:;?]}"#.contains(after)
+        case "!", "\"", "#", "%", "&", ")", "*", "+", ",", ".", ":", ";", "=", ">", "\\", "]", "|", "}", "~":
+            return "(<[{".contains(after)
+        default: return false
+        }
+    }
 
     @inline(__always)
     private static func breakClass(of scalar: Unicode.Scalar) -> BreakClass {
@@ -174,12 +190,18 @@ package struct LineBreaker: Sendable {
         var wordWidth = 0.0
         /// Spaces collected after the word; they hang at a line end.
         var pendingSpace = 0.0
-        /// The word ends at an ideograph: the next character may start a new word.
+        /// The word ends at an ideograph or a hyphen: the next character may start a new word
+        /// (unless it is closing punctuation).
         var breakAfterWord = false
+        /// The character before, when it is ASCII and not a space (else 0): between two ASCII
+        /// characters, ``asciiPairBreaks`` decides.
+        var previousASCII: UInt8 = 0
 
-        /// Takes the character at `index` of the text, of class `breakClass`.
+        /// Takes the character at `index` of the text, of class `breakClass`; `ascii` is the
+        /// character when it is ASCII, else 0.
         @inline(__always)
-        mutating func add(_ breakClass: BreakClass, _ advance: Double, at index: Int, preformatted: Bool, into pieces: inout [Piece]) {
+        mutating func add(_ breakClass: BreakClass, _ advance: Double, at index: Int, ascii: UInt8, preformatted: Bool, into pieces: inout [Piece]) {
+            defer { previousASCII = breakClass == .space || breakClass == .forcedBreak ? 0 : ascii }
             switch breakClass {
             case .forcedBreak:
                 flushWord(into: &pieces)
@@ -197,10 +219,16 @@ package struct LineBreaker: Sendable {
                 appendToWord(index, advance)
                 breakAfterWord = true
             case .ordinary, .closing, .hyphen:
-                let noBreakBefore = breakClass == .closing
-                if pendingSpace > 0 || (breakAfterWord && !noBreakBefore) { flushWord(into: &pieces) }
+                let breaksBefore = if pendingSpace > 0 {
+                    true
+                } else if ascii != 0 && previousASCII != 0 {
+                    LineBreaker.asciiPairBreaks[Int(previousASCII) << 7 | Int(ascii)]
+                } else {
+                    breakAfterWord && breakClass != .closing
+                }
+                if breaksBefore { flushWord(into: &pieces) }
                 appendToWord(index, advance)
-                if breakClass == .hyphen { flushWord(into: &pieces) }
+                if breakClass == .hyphen || ascii == UInt8(ascii: "?") { breakAfterWord = true }
             }
         }
 
@@ -222,23 +250,28 @@ package struct LineBreaker: Sendable {
             classes: Span<BreakClass>, spaces: Bool, advances: inout MutableSpan<Double>,
             count: inout Int, into pieces: inout [Piece]
         ) {
-            var (start, end, width, space) = (wordStart, wordEnd, wordWidth, pendingSpace)
-            defer { (wordStart, wordEnd, wordWidth, pendingSpace) = (start, end, width, space) }
+            var (start, end, width, space, previous) = (wordStart, wordEnd, wordWidth, pendingSpace, Int(previousASCII))
+            defer { (wordStart, wordEnd, wordWidth, pendingSpace, previousASCII) = (start, end, width, space, UInt8(previous)) }
+            let pairBreaks = LineBreaker.asciiPairBreaks.span
             while offset < bytes.count {
                 let byte = Int(bytes[offset])
-                guard byte < ascii.count else { return }
+                // A question mark lets a break follow it before any character (`add` keeps that
+                // in `breakAfterWord`), so it leaves this loop.
+                guard byte < ascii.count, byte != Int(UInt8(ascii: "?")) else { return }
                 let advance = ascii[byte]
                 guard advance >= 0 else { return }
                 switch classes[byte] {
-                case .ordinary, .closing:  // no break before closing punctuation but after space, as in `add`
-                    if space > 0 {
+                case .ordinary, .closing:  // as in `add`
+                    if space > 0 || (previous != 0 && pairBreaks[previous << 7 | byte]) {
                         pieces.append(Piece(start: start, end: end, width: width, spaceAfter: space))
                         (start, width, space) = (count, 0, 0)
                     }
                     width += advance
                     end = count + 1
+                    previous = byte
                 case .space where spaces:
                     space += advance
+                    previous = 0
                 default:
                     return
                 }

@@ -52,11 +52,21 @@ public struct ThemeMetrics: Sendable, Equatable {
     /// Lines shown by a collapsed basic cell.
     public var basicCollapsedLines = 3
 
-    /// The container widths the layout engine predicts for, smallest first.
+    /// The container widths the layout engine predicts for, smallest first. Phone widths vary by
+    /// the pixel, so instead of a fluid column (whose line breaks would differ on every phone)
+    /// the gallery snaps to the widths of the common phones, each filling its phone less the
+    /// page margins and centred on anything wider up to the next: every viewport from 320 px up
+    /// then shows one of the widths predicted here.
     public var breakpoints: [Breakpoint] = [
-        Breakpoint(name: "phone", minViewportWidth: 0, referenceViewportWidth: 375, containerWidth: nil, columns: 1),
-        Breakpoint(name: "tablet", minViewportWidth: 700, referenceViewportWidth: 768, containerWidth: 660, columns: 1),
-        Breakpoint(name: "desktop", minViewportWidth: 1100, referenceViewportWidth: 1280, containerWidth: 1040, columns: 2),
+        Breakpoint(name: "w320", minViewportWidth: 0, referenceViewportWidth: 320, containerWidth: 280, columns: 1),
+        Breakpoint(name: "w360", minViewportWidth: 360, referenceViewportWidth: 360, containerWidth: 320, columns: 1),
+        Breakpoint(name: "w375", minViewportWidth: 375, referenceViewportWidth: 375, containerWidth: 335, columns: 1),
+        Breakpoint(name: "w390", minViewportWidth: 390, referenceViewportWidth: 390, containerWidth: 350, columns: 1),
+        Breakpoint(name: "w412", minViewportWidth: 412, referenceViewportWidth: 412, containerWidth: 372, columns: 1),
+        Breakpoint(name: "w430", minViewportWidth: 430, referenceViewportWidth: 430, containerWidth: 390, columns: 1),
+        Breakpoint(name: "w600", minViewportWidth: 600, referenceViewportWidth: 600, containerWidth: 560, columns: 1),
+        Breakpoint(name: "w700", minViewportWidth: 700, referenceViewportWidth: 768, containerWidth: 660, columns: 1),
+        Breakpoint(name: "w1100", minViewportWidth: 1100, referenceViewportWidth: 1280, containerWidth: 1040, columns: 2),
     ]
 
     /// Creates the default theme metrics.

@@ -22,24 +22,12 @@ struct PageContext {
 
     func cell(_ item: Item, root: String) -> TemplateObject {
         let plan = item.cell ?? CellPlan(template: item.images.isEmpty ? .basic : .image, breakpoints: [])
-        // Appended in place, not joined from arrays of interpolations: one cell per item.
-        var style = "", planSummary = "", classes = "cell cell-" + plan.template.rawValue
-        for breakpoint in plan.breakpoints {
-            let name = breakpoint.breakpoint
-            if !style.isEmpty {
-                style += ";"
-                planSummary += " "
-            }
-            style += "--lines-\(name):\(breakpoint.collapsedLines);--h-\(name):\(Int(breakpoint.collapsedHeight.rounded()))px"
-            if breakpoint.isTruncated { classes += " trunc-\(name)" }
-            planSummary += "\(name):\(breakpoint.collapsedLines)/\(breakpoint.descriptionLines)"
-        }
-        if plan.isEstimated { planSummary += " estimated" }
+        let attributes = CellAttributes(plan)
         var values = common(item, root: root, extra: 6)
         values["isImage"] = .flag(plan.template == .image)
-        values["classes"] = .text(classes)
-        values["style"] = .text(style)
-        values["plan"] = .text(planSummary)
+        values["classes"] = .text(attributes.classes)
+        values["style"] = .text(attributes.style)
+        values["plan"] = .text(attributes.summary)
         values["url"] = .text(root + "items/\(item.slug)/")
         if let image = ImageChoice.bestFit(item.images, box: metrics.imageBox) {
             var imageValues: TemplateObject = [

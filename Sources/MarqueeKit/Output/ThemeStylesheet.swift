@@ -31,24 +31,37 @@ package enum ThemeStylesheet {
             }
 
             """
+        // A cell states its line count and height only where they differ from the breakpoint
+        // before (``CellAttributes``), so each breakpoint falls back through the ones below.
+        var lines = "3", height = "120px"
+        let bounds = m.breakpoints.map(\.minViewportWidth)
         for (index, breakpoint) in m.breakpoints.enumerated() {
             let name = breakpoint.name
-            let container = breakpoint.containerWidth.map { "width: \(px($0)); margin-left: auto; margin-right: auto;" }
-                ?? "margin-left: var(--page-margin); margin-right: var(--page-margin);"
-            let rules = """
-                .gallery { \(container) grid-template-columns: repeat(\(breakpoint.columns), minmax(0, 1fr)); }
-                .cell { --lines: var(--lines-\(name), 3); contain-intrinsic-size: auto var(--h-\(name), 120px); }
-                .cell .toggle { display: none; }
+            lines = "var(--lines-\(name), \(lines))"
+            height = "var(--h-\(name), \(height))"
+            // The page's heading, navigation and filter box line up with the gallery.
+            let container = breakpoint.containerWidth.map {
+                "width: \(px($0)); max-width: calc(100% - 2 * var(--page-margin)); margin-left: auto; margin-right: auto;"
+            } ?? "width: auto; margin-left: var(--page-margin); margin-right: var(--page-margin);"
+            // Each breakpoint's rules hold only up to the next one, so that a toggle shown where
+            // the text is cut at one width is not left showing at the next.
+            let range = [
+                index > 0 ? "(min-width: \(px(bounds[index])))" : nil,
+                index + 1 < bounds.count ? "(width < \(px(bounds[index + 1])))" : nil,
+            ].compactMap { $0 }
+            css += """
+                @media \(range.isEmpty ? "all" : range.joined(separator: " and ")) {
+                .gallery, .page-title, .page-intro, .page-nav, .filter { \(container) }
+                .gallery { grid-template-columns: repeat(\(breakpoint.columns), minmax(0, 1fr)); }
+                .cell { --lines: \(lines); contain-intrinsic-size: auto \(height); }
                 .cell.trunc-\(name) .toggle { display: inline-block; }
+                }
+
                 """
-            if index == 0 {
-                css += rules + "\n"
-            } else {
-                css += "@media (min-width: \(px(breakpoint.minViewportWidth))) {\n" + rules + "\n}\n"
-            }
         }
         // The script's measurement wins over the prediction.
         css += """
+            .cell .toggle { display: none; }
             .cell[data-truncated="true"] .toggle, .cell.is-expanded .toggle { display: inline-block; }
             .cell[data-truncated="false"]:not(.is-expanded) .toggle { display: none; }
 
