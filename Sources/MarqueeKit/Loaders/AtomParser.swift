@@ -51,6 +51,7 @@ enum AtomParser {
                 images.add(enclosure.attributes["href"], thumbnail: false)
             }
         }
+        images.addFirstImage(in: content ?? summary ?? .text(""))
 
         let authors = element.children("author", ns).compactMap { $0.child("name", ns)?.trimmedText }.filter { !$0.isEmpty }
         let date = (element.child("published", ns) ?? element.child("updated", ns)).flatMap { FeedDate.parse($0.text) }

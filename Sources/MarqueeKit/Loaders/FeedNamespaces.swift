@@ -7,6 +7,7 @@ enum FeedNamespace {
     static let atom = "http://www.w3.org/2005/Atom"
     static let rss1 = "http://purl.org/rss/1.0/"
     static let rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+    static let iTunes = "http://www.itunes.com/dtds/podcast-1.0.dtd"
 }
 
 extension XMLTreeElement {

@@ -51,27 +51,21 @@ enum JSONFeedParser {
         } else {
             body = summary ?? .text("")
         }
-        var images: [ImageCandidate] = []
-        for key in ["image", "banner_image"] {
-            guard let raw = string(entry[key]),
-                  let url = FeedText.image(raw, base: itemBase, localImage: localImage),
-                  !images.contains(where: { $0.url == url })
-            else { continue }
-            images.append(ImageCandidate(url: url, isThumbnail: key == "image"))
-        }
+        var images = ImageCollector(base: itemBase, localImage: localImage)
+        images.add(string(entry["image"]), thumbnail: true)
+        images.add(string(entry["banner_image"]), thumbnail: false)
         if case .array(let attachments)? = entry["attachments"] {
             for attachment in attachments where string(attachment["mime_type"])?.hasPrefix("image/") == true {
-                if let raw = string(attachment["url"]), let url = URLPolicy.resolveWeb(raw, role: .image, base: itemBase) {
-                    images.append(ImageCandidate(url: url))
-                }
+                images.add(string(attachment["url"]), thumbnail: false)
             }
         }
+        images.addFirstImage(in: body)
         var tags: [String] = []
         if case .array(let values)? = entry["tags"] { tags = values.compactMap(string) }
         let id = string(entry["id"]) ?? (entry["id"].flatMap { if case .number(let n) = $0 { String(n) } else { nil } })
         var item = Item(
             id: [id, link].compactMap { $0 }.first { !$0.isEmpty } ?? "hash-" + StableHash.hex(feedTitle, title, string(entry["content_html"]) ?? ""),
-            source: feedTitle, title: title, link: link, body: body, images: images,
+            source: feedTitle, title: title, link: link, body: body, images: images.images,
             author: authors(entry) ?? feedAuthor,
             date: (string(entry["date_published"]) ?? string(entry["date_modified"])).flatMap(FeedDate.parse),
             tags: Array(Set(tags)).sorted())

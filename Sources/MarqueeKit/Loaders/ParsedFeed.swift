@@ -106,6 +106,34 @@ struct ImageCollector {
         images.append(ImageCandidate(url: resolved, width: FeedText.int(width), height: FeedText.int(height), isThumbnail: thumbnail))
     }
 
+    /// An image stated smaller than this on either side is not shown in a cell: the default
+    /// theme's image box.
+    static let smallestCellImage = Int(ThemeMetrics().imageBox)
+
+    /// The first image of `body`'s HTML, for an item the feed gave no image: many blogs put their
+    /// pictures only there. Tracking pixels and icons (stated smaller than a cell's image box)
+    /// are skipped.
+    mutating func addFirstImage(in body: Markup) {
+        guard images.isEmpty, case .html(let html, _) = body, html.range(of: "<img", options: .caseInsensitive) != nil else { return }
+        func firstImage(in nodes: [HTMLNode]) -> [HTMLAttribute]? {
+            for node in nodes {
+                guard case .element(let name, let attributes, let children) = node else { continue }
+                if name == "img", isLargeEnough(attributes), attributes.contains(where: { $0.name == "src" }) { return attributes }
+                if let found = firstImage(in: children) { return found }
+            }
+            return nil
+        }
+        func isLargeEnough(_ attributes: [HTMLAttribute]) -> Bool {
+            ["width", "height"].allSatisfy { side in
+                guard let stated = attributes.first(where: { $0.name == side }).flatMap({ Int($0.value.trimmingCharacters(in: .whitespaces)) }) else { return true }
+                return stated >= Self.smallestCellImage
+            }
+        }
+        guard let attributes = firstImage(in: HTMLParser.parseFragment(html)) else { return }
+        let value = { (name: String) in attributes.first { $0.name == name }?.value }
+        add(value("src"), width: value("width"), height: value("height"), thumbnail: false)
+    }
+
     /// Media RSS thumbnails, then image `media:content`, of an item or entry (also inside `media:group`).
     mutating func addMediaRSS(of element: XMLTreeElement) {
         let groups = element.mediaChildren("group")

@@ -74,6 +74,8 @@ enum RSSParser {
                 images.add(url, thumbnail: false)
             }
         }
+        images.add(element.child("image", FeedNamespace.iTunes)?.attributes["href"], thumbnail: false)
+        images.addFirstImage(in: body)
 
         var tags = element.children("category", plain).map(\.trimmedText)
         tags += media("category").map { $0.attributes["label"] ?? $0.trimmedText }

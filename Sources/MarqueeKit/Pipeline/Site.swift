@@ -61,16 +61,20 @@ public struct Site: Sendable {
         let needsFetcher = config.sources.contains { $0.url != nil }
         let fetcher = needsFetcher ? FeedFetcher(cache: FeedCache(folder: root.appending(path: ".marquee-cache/feeds")), options: fetchOptions) : nil
         for source in config.sources {
+            // With a filter, the limit counts the items it keeps.
+            let limit = source.filter.keepsEverything ? source.limit : nil
+            let plugin: any Plugin
             switch (source.type, source.path, source.url) {
             case ("movies", let path?, _):
-                plugins.append(MovieListSource(name: source.name ?? "Movies", file: content.appending(path: path), limit: source.limit))
+                plugin = MovieListSource(name: source.name ?? "Movies", file: content.appending(path: path), limit: limit)
             case (_, _, let url?):
-                plugins.append(FeedSource(location: .remote(url), displayName: source.name, limit: source.limit, fetcher: fetcher))
+                plugin = FeedSource(location: .remote(url), displayName: source.name, limit: limit, fetcher: fetcher)
             case (_, let path?, _):
-                plugins.append(FeedSource(location: .file(content.appending(path: path)), displayName: source.name, limit: source.limit))
+                plugin = FeedSource(location: .file(content.appending(path: path)), displayName: source.name, limit: limit)
             default:
                 continue
             }
+            plugins.append(source.filter.keepsEverything ? plugin : FilteredSource(source: plugin, filter: source.filter, limit: source.limit))
         }
         plugins += BuiltinPlugins.make(config.plugins)
         var site = Site(root: root, output: output, config: config, theme: theme, plugins: plugins)

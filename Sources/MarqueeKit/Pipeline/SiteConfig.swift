@@ -87,6 +87,8 @@ public struct SourceConfig: Sendable, Equatable {
     public var name: String?
     /// At most this many items, newest first.
     public var limit: Int?
+    /// Which items are kept (`include:`, `exclude:`, `since:`), before `limit` counts them.
+    package var filter = ItemFilter()
     /// Where the entry is in the config file, for error messages.
     public var place: InputPlace?
 
@@ -119,7 +121,7 @@ extension SiteConfig {
         let sources = self.sources.map { source in
             fields("SourceConfig", [
                 "type": quoted(source.type), "path": quoted(source.path), "url": quoted(source.url?.absoluteString),
-                "name": quoted(source.name), "limit": number(source.limit),
+                "name": quoted(source.name), "limit": number(source.limit), "filter": source.filter.settingsDescription,
             ])
         }
         let plugins = self.plugins.map { name, setting in
@@ -148,7 +150,7 @@ extension SiteConfig {
         "title", "description", "language", "base_url", "expand", "page_size", "title_fallback", "intro_length", "sources", "plugins",
         "deploy",
     ]
-    static let allowedSourceKeys = ["type", "path", "url", "name", "limit"]
+    static let allowedSourceKeys = ["type", "path", "url", "name", "limit", "include", "exclude", "since"]
     /// The source types the built-in plugins read.
     public static let sourceTypes = ["movies", "feed"]
 
@@ -257,9 +259,38 @@ extension SiteConfig {
                 type: type, path: path, name: try fields["name"]?.string(),
                 limit: try fields["limit"]?.int(in: 1...1_000_000), place: entry.place)
             source.url = url
+            source.filter = try filter(fields)
             config.sources.append(source)
         }
         return config
+    }
+
+    /// A source's `include:`, `exclude:` (a list, or one entry) and `since:` settings.
+    private static func filter(_ fields: [String: ConfigNode]) throws(BuildError) -> ItemFilter {
+        func patterns(_ key: String) throws(BuildError) -> [ItemPattern] {
+            guard let node = fields[key] else { return [] }
+            let entries = if case .scalar = node.node { [node] } else { try node.sequence() }
+            var patterns: [ItemPattern] = []
+            for entry in entries {
+                let text = try entry.string()
+                guard !text.isEmpty else { throw entry.error("an empty entry matches nothing; remove it.") }
+                do {
+                    patterns.append(try ItemPattern(text))
+                } catch {
+                    throw entry.error("\(ConfigNode.excerpt(text)) is not a regular expression: \(error)")
+                }
+            }
+            return patterns
+        }
+        var filter = ItemFilter(include: try patterns("include"), exclude: try patterns("exclude"))
+        if let node = fields["since"] {
+            let text = try node.string()
+            guard let seconds = ItemFilter.seconds(inAge: text) else {
+                throw node.error("\(ConfigNode.excerpt(text)) is not an age; write a number and a unit: 90m, 12h, 30d or 8w.")
+            }
+            filter.since = seconds
+        }
+        return filter
     }
 
     /// An http(s) URL ending in `/`.
