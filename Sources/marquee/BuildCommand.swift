@@ -28,6 +28,11 @@ struct Build: AsyncParsableCommand {
     @Flag(help: "Use cached copies of remote feeds; make no network requests.")
     var offline = false
 
+    @Flag(help: ArgumentHelp(
+        "Ask every remote feed's server again, even one that said its copy is still fresh or asked to wait.",
+        discussion: "By default a feed is not asked for while its Cache-Control max-age or Expires lasts, nor after a 429 or 503 answer before its Retry-After time; the last good copy is used meanwhile."))
+    var refresh = false
+
     @Option(help: ArgumentHelp("Seconds one remote feed may take.", valueName: "seconds"))
     var feedTimeout: Int = 15
 
@@ -46,6 +51,7 @@ struct Build: AsyncParsableCommand {
         do {
             var fetchOptions = FeedFetcher.Options()
             fetchOptions.offline = offline
+            fetchOptions.refresh = refresh
             fetchOptions.timeout = .seconds(max(1, feedTimeout))
             // Site.fromConfig checks the address and explains a bad one.
             let base = baseURL.map { URL(string: $0) ?? URL(fileURLWithPath: $0) }

@@ -23,16 +23,18 @@ final class LoopbackFeedServer: Sendable {
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let channel: Channel
     private let counts = NIOLockedValueBox<[String: Int]>([:])
+    /// Requests being answered now, and the most there were at once.
+    private let inFlight = NIOLockedValueBox((now: 0, most: 0))
     let port: Int
 
     init(routes: [String: Route]) throws {
-        let counts = self.counts
+        let counts = self.counts, inFlight = self.inFlight
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(Handler(routes: routes, counts: counts))
+                    try channel.pipeline.syncOperations.addHandler(Handler(routes: routes, counts: counts, inFlight: inFlight))
                 }
             }
         channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
@@ -43,6 +45,9 @@ final class LoopbackFeedServer: Sendable {
 
     /// How many requests a path received.
     func requests(_ path: String) -> Int { counts.withLockedValue { $0[path, default: 0] } }
+
+    /// The most requests the server was answering at the same time.
+    var mostAtOnce: Int { inFlight.withLockedValue { $0.most } }
 
     func shutdown() {
         try? channel.close().wait()
@@ -55,11 +60,13 @@ final class LoopbackFeedServer: Sendable {
 
         let routes: [String: Route]
         let counts: NIOLockedValueBox<[String: Int]>
+        let inFlight: NIOLockedValueBox<(now: Int, most: Int)>
         var head: HTTPRequestHead?
 
-        init(routes: [String: Route], counts: NIOLockedValueBox<[String: Int]>) {
+        init(routes: [String: Route], counts: NIOLockedValueBox<[String: Int]>, inFlight: NIOLockedValueBox<(now: Int, most: Int)>) {
             self.routes = routes
             self.counts = counts
+            self.inFlight = inFlight
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -69,11 +76,13 @@ final class LoopbackFeedServer: Sendable {
             case .end:
                 guard let head else { return }
                 let count = counts.withLockedValue { $0[head.uri, default: 0] += 1; return $0[head.uri]! }
+                inFlight.withLockedValue { $0.now += 1; $0.most = max($0.most, $0.now) }
                 let response = routes[head.uri]?(head.headers, count) ?? Response(status: .notFound)
                 let keepAlive = head.isKeepAlive
                 let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
                 context.eventLoop.scheduleTask(in: response.delay) {
                     let (handler, context) = loopBound.value
+                    handler.inFlight.withLockedValue { $0.now -= 1 }
                     handler.send(response, keepAlive: keepAlive, context: context)
                 }
             }

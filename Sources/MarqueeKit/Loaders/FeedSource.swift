@@ -109,12 +109,15 @@ package struct FeedSource: Plugin {
         }
         do {
             switch try await fetcher.fetch(url) {
-            case .notModified(let body):
+            case .stillFresh(let body, _):
                 return parseCached(body)
-            case .fresh(let body, let etag, let lastModified):
+            case .notModified(let body, let freshUntil):
+                fetcher.cache.update(url) { $0.freshUntil = freshUntil; $0.retryAfter = nil }
+                return parseCached(body)
+            case .fresh(let body, let etag, let lastModified, let freshUntil):
                 do {
                     let feed = try FeedParser.parse(body, display: display, intro: intro)
-                    fetcher.cache.store(url, body: body, etag: etag, lastModified: lastModified)
+                    fetcher.cache.store(url, body: body, etag: etag, lastModified: lastModified, freshUntil: freshUntil)
                     return feed
                 } catch {
                     return fallback("the feed could not be read (\(error.message))")

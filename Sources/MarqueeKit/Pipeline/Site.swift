@@ -59,6 +59,8 @@ public struct Site: Sendable {
         let content = root.appending(path: "Content")
         var plugins: [any Plugin] = []
         let needsFetcher = config.sources.contains { $0.url != nil }
+        var fetchOptions = fetchOptions
+        if let site = config.baseURL { fetchOptions.userAgent = FeedFetcher.userAgent(site: site) }
         let fetcher = needsFetcher ? FeedFetcher(cache: FeedCache(folder: root.appending(path: ".marquee-cache/feeds")), options: fetchOptions) : nil
         for source in config.sources {
             // With a filter, the limit counts the items it keeps.
