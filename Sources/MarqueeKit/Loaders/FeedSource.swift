@@ -49,7 +49,10 @@ package struct FeedSource: Plugin {
             })
             fallbackName = file.deletingPathExtension().lastPathComponent
         case .remote(let url):
-            guard let remote = await loadRemote(url, intro: intro, context: context) else { return [] }
+            let display = url.absoluteString
+            guard let remote = await RemoteDocument(url: url, fetcher: fetcher).load(in: context, read: { body throws(BuildError) in
+                try FeedParser.parse(body, display: display, intro: intro)
+            }) else { return [] }
             feed = remote
             fallbackName = url.host ?? url.absoluteString
         }
@@ -68,64 +71,6 @@ package struct FeedSource: Plugin {
             items[index].carryOrigin(origin, through: nameDigest)
         }
         return FeedParser.newestFirst(items, limit: limit)
-    }
-
-    /// Fetches and parses a remote feed; on any problem warns and falls back to the cached copy.
-    private func loadRemote(_ url: URL, intro: @escaping IntroMaker, context: BuildContext) async -> ParsedFeed? {
-        let display = url.absoluteString
-        guard let fetcher else {
-            context.warn(BuildWarning(file: display, "no fetcher is configured for remote feeds; the feed is skipped."))
-            return nil
-        }
-        let cached = fetcher.cache.load(url)
-        /// The cached copy parsed; a copy that no longer parses (damaged on disk) is reported
-        /// and removed, so that the next build fetches the feed whole.
-        func parseCached(_ body: Data) -> ParsedFeed? {
-            do {
-                return try FeedParser.parse(body, display: display, intro: intro)
-            } catch {
-                fetcher.cache.remove(url)
-                context.warn(BuildWarning(
-                    file: display,
-                    "the cached copy of this feed can no longer be read (\(error.message)); it was removed, so the feed adds no items and the next build fetches it anew."))
-                return nil
-            }
-        }
-        func fallback(_ reason: String) -> ParsedFeed? {
-            guard let cached else {
-                context.warn(BuildWarning(file: display, "\(reason); there is no cached copy, so the feed adds no items."))
-                return nil
-            }
-            let age = Int(Date().timeIntervalSince(cached.entry.fetched) / 3600)
-            context.warn(BuildWarning(file: display, "\(reason); using the last good copy (\(age) h old)."))
-            return parseCached(cached.body)
-        }
-        if fetcher.options.offline {
-            guard let cached else {
-                context.warn(BuildWarning(file: display, "offline and there is no cached copy; the feed adds no items."))
-                return nil
-            }
-            return parseCached(cached.body)
-        }
-        do {
-            switch try await fetcher.fetch(url) {
-            case .stillFresh(let body, _):
-                return parseCached(body)
-            case .notModified(let body, let freshUntil):
-                fetcher.cache.update(url) { $0.freshUntil = freshUntil; $0.retryAfter = nil }
-                return parseCached(body)
-            case .fresh(let body, let etag, let lastModified, let freshUntil):
-                do {
-                    let feed = try FeedParser.parse(body, display: display, intro: intro)
-                    fetcher.cache.store(url, body: body, etag: etag, lastModified: lastModified, freshUntil: freshUntil)
-                    return feed
-                } catch {
-                    return fallback("the feed could not be read (\(error.message))")
-                }
-            }
-        } catch {
-            return fallback("the feed could not be fetched: \(error.description)")
-        }
     }
 }
 

@@ -1,9 +1,11 @@
 import Foundation
 
-/// Reads a movie list: `{"movies": [{"Title", "Photo", "Intro", "Description"}]}`.
+/// Reads a movie list: `{"movies": [{"Title", "Photo", "Intro", "Description"}]}`, from a file
+/// or from a URL (a movie webservice), fetched and cached as remote feeds are.
 ///
-/// `Description` is Markdown. `Photo` may be a path relative to the JSON file (copied into the
-/// site), an absolute http(s) URL, empty, or missing.
+/// `Description` is Markdown. `Photo` may be a path relative to the list (a local list's photos
+/// are copied into the site; a remote list's are addresses on its server), an absolute http(s)
+/// URL, empty, or missing.
 ///
 /// A rebuild reads again only the movies whose bytes changed: what was read from each movie is
 /// kept in the memo under a hash of its bytes (see ``MovieRecord``), and an unchanged movie's
@@ -13,33 +15,60 @@ import Foundation
 package struct MovieListSource: Plugin {
     /// The source's name, shown on its items and its listing page.
     package let name: String
-    /// The JSON file.
-    package let file: URL
+    /// The JSON file, or its URL.
+    package let location: FeedLocation
     /// At most this many movies, in the file's order.
     package let limit: Int?
+    /// Fetches a remote list.
+    package let fetcher: FeedFetcher?
 
     /// The longest description accepted, in bytes.
     package static let maximumDescriptionBytes = 256 * 1024
 
-    /// Creates a source reading `file`.
-    package init(name: String, file: URL, limit: Int? = nil) {
+    /// Creates a source reading the list at `location`; a remote one needs a `fetcher`.
+    package init(name: String, location: FeedLocation, limit: Int? = nil, fetcher: FeedFetcher? = nil) {
         self.name = name
-        self.file = file
+        self.location = location
         self.limit = limit
+        self.fetcher = fetcher
     }
 
-    /// The movie list.
-    package func itemFiles(in context: BuildContext) -> [URL]? { [file] }
+    /// Creates a source reading `file`.
+    package init(name: String, file: URL, limit: Int? = nil) {
+        self.init(name: name, location: .file(file), limit: limit)
+    }
+
+    /// The movie list's file; nil for a list at a URL, which may change at any time.
+    package func itemFiles(in context: BuildContext) -> [URL]? {
+        if case .file(let file) = location { return [file] }
+        return nil
+    }
 
     package func loadItems(in context: BuildContext) async throws -> [Item] {
-        let display = context.displayPath(file)
-        let data = [UInt8](try InputFile.read(file, display: display))
-        let folder = file.deletingLastPathComponent()
+        switch location {
+        case .file(let file):
+            let display = context.displayPath(file)
+            return try items([UInt8](InputFile.read(file, display: display)), folder: file.deletingLastPathComponent(), display: display, context: context)
+        case .remote(let url):
+            // Relative photos and links in a remote list are addresses beside it on its server.
+            let folder = url.deletingLastPathComponent()
+            return await RemoteDocument(url: url, fetcher: fetcher).load(in: context) { body throws(BuildError) in
+                try items([UInt8](body), folder: folder, display: url.absoluteString, context: context)
+            } ?? []
+        }
+    }
+
+    /// The items of the list `data`, read from `display`; relative paths in it are relative to
+    /// `folder`.
+    private func items(_ data: [UInt8], folder: URL, display: String, context: BuildContext) throws(BuildError) -> [Item] {
         // Each movie is read, checked and made into an item on whichever core is free; only
         // local photos are then registered, in the file's order, so asset names and the first
         // error reported never depend on timing.
-        var batches = try readMovieByMovie(data, folder: folder, display: display, memo: context.memo)
-            ?? readWhole(data, folder: folder, display: display, context: context)
+        var batches = if let byMovie = readMovieByMovie(data, folder: folder, display: display, memo: context.memo) {
+            byMovie
+        } else {
+            try readWhole(data, folder: folder, display: display, context: context)
+        }
         // The batches' items are moved out, so that each item stays referenced once.
         var parts: [[Item]] = []
         parts.reserveCapacity(batches.count)
@@ -194,7 +223,7 @@ package struct MovieListSource: Plugin {
     private func recordKeySeed(folder: URL) -> StableHasher {
         var key = StableHasher("movie-record-1")
         key.combine(name)
-        key.combine(folder.path)
+        key.combine(folder.isFileURL ? folder.path : folder.absoluteString)
         return key
     }
 
@@ -237,7 +266,10 @@ package struct MovieListSource: Plugin {
         switch photo {
         case .none: return .ready(fields.item(image: nil, source: name, folder: folder))
         case .url(let url): return .ready(fields.item(image: ImageCandidate(url: url), source: name, folder: folder))
-        case .local(let path): return .waitingForLocalPhoto(path, fields)
+        case .local(let path) where folder.isFileURL: return .waitingForLocalPhoto(path, fields)
+        case .local(let path):
+            let url = URLPolicy.resolveWeb(path, role: .image, base: folder.appending(path: ""))
+            return .ready(fields.item(image: url.map { ImageCandidate(url: $0) }, source: name, folder: folder))
         }
     }
 

@@ -69,6 +69,8 @@ public struct Site: Sendable {
             switch (source.type, source.path, source.url) {
             case ("movies", let path?, _):
                 plugin = MovieListSource(name: source.name ?? "Movies", file: content.appending(path: path), limit: limit)
+            case ("movies", _, let url?):
+                plugin = MovieListSource(name: source.name ?? "Movies", location: .remote(url), limit: limit, fetcher: fetcher)
             case (_, _, let url?):
                 plugin = FeedSource(location: .remote(url), displayName: source.name, limit: limit, fetcher: fetcher)
             case (_, let path?, _):

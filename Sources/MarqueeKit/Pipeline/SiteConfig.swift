@@ -81,7 +81,7 @@ public struct SourceConfig: Sendable, Equatable {
     public var type: String
     /// A path relative to `Content/`.
     public var path: String?
-    /// An http(s) URL (feeds only), instead of a path.
+    /// An http(s) URL, instead of a path.
     public var url: URL?
     /// A name shown in the gallery; defaults to the file name.
     public var name: String?
@@ -246,14 +246,14 @@ extension SiteConfig {
             var url: URL?
             if let urlNode = fields["url"] {
                 let text = try urlNode.string()
-                guard type == "feed", let parsed = URL(string: text), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
-                    throw urlNode.error(type == "feed" ? "\(ConfigNode.excerpt(text)) is not an http(s) URL." : "only feed sources can have a `url:`; give movies a `path:`.")
+                guard let parsed = URL(string: text), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
+                    throw urlNode.error("\(ConfigNode.excerpt(text)) is not an http(s) URL.")
                 }
                 url = parsed
             }
             if path != nil && url != nil { throw entry.error("give either `path:` or `url:`, not both.") }
             guard (path?.isEmpty == false) || url != nil else {
-                throw entry.error("this \(type) source has no `path:`\(type == "feed" ? " or `url:`" : ""); give the file's path relative to Content/.")
+                throw entry.error("this \(type) source has no `path:` or `url:`; give the file's path relative to Content/, or its http(s) address.")
             }
             var source = SourceConfig(
                 type: type, path: path, name: try fields["name"]?.string(),

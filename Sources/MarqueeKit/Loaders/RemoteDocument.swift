@@ -1,0 +1,73 @@
+import Foundation
+
+/// A source's document at a URL (a feed, a movie list), fetched politely through a
+/// ``FeedFetcher`` and kept in its cache once it reads: a problem never fails the build, it warns
+/// naming the URL and uses the last good copy (with none, the source adds no items).
+struct RemoteDocument {
+    let url: URL
+    let fetcher: FeedFetcher?
+
+    /// The document read by `read`, fresh or from the cache; nil (with a warning) when neither is
+    /// available. A fresh body is kept only once `read` accepts it.
+    func load<Document>(in context: BuildContext, read: (Data) throws(BuildError) -> Document) async -> Document? {
+        let display = url.absoluteString
+        guard let fetcher else {
+            context.warn(BuildWarning(file: display, "no fetcher is configured for remote sources; the source is skipped."))
+            return nil
+        }
+        let cached = fetcher.cache.load(url)
+        /// The cached copy read; a copy that no longer reads (damaged on disk) is reported and
+        /// removed, so that the next build fetches the document whole.
+        func readCached(_ body: Data) -> Document? {
+            do {
+                return try read(body)
+            } catch {
+                fetcher.cache.remove(url)
+                context.warn(BuildWarning(
+                    file: display,
+                    "the cached copy of this source can no longer be read (\(Self.reason(error))); it was removed, so the source adds no items and the next build fetches it anew."))
+                return nil
+            }
+        }
+        func fallback(_ reason: String) -> Document? {
+            guard let cached else {
+                context.warn(BuildWarning(file: display, "\(reason); there is no cached copy, so the source adds no items."))
+                return nil
+            }
+            let age = Int(Date().timeIntervalSince(cached.entry.fetched) / 3600)
+            context.warn(BuildWarning(file: display, "\(reason); using the last good copy (\(age) h old)."))
+            return readCached(cached.body)
+        }
+        if fetcher.options.offline {
+            guard let cached else {
+                context.warn(BuildWarning(file: display, "offline and there is no cached copy; the source adds no items."))
+                return nil
+            }
+            return readCached(cached.body)
+        }
+        do {
+            switch try await fetcher.fetch(url) {
+            case .stillFresh(let body, _):
+                return readCached(body)
+            case .notModified(let body, let freshUntil):
+                fetcher.cache.update(url) { $0.freshUntil = freshUntil; $0.retryAfter = nil }
+                return readCached(body)
+            case .fresh(let body, let etag, let lastModified, let freshUntil):
+                do {
+                    let document = try read(body)
+                    fetcher.cache.store(url, body: body, etag: etag, lastModified: lastModified, freshUntil: freshUntil)
+                    return document
+                } catch {
+                    return fallback("the source could not be read (\(Self.reason(error)))")
+                }
+            }
+        } catch {
+            return fallback("the source could not be fetched: \(error.description)")
+        }
+    }
+
+    /// Why a document did not read, with the place in it: `at 4:85: …` or `at movies[3].Title: …`.
+    static func reason(_ error: BuildError) -> String {
+        (error.place.map { "at \($0): " } ?? "") + error.message
+    }
+}
