@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Yams
 @testable import MarqueeKit
 
 @Suite("marquee init and deploy", .removesTemporaryFolders)
@@ -28,6 +29,27 @@ struct DeployAndInitTests {
         #expect(report.warnings.isEmpty)
         #expect(throws: BuildError.self) { try SiteScaffold.create(in: root) }
         #expect(try SiteScaffold.create(in: root, force: true).count == written.count)
+    }
+
+    /// The workflow builds on push and every hour, keeps the cache between runs and publishes
+    /// Site/ with Pages.
+    @Test func initWritesAScheduledBuildWorkflow() throws {
+        let root = try TestSupport.temporaryFolder().appending(path: "new")
+        #expect(try SiteScaffold.create(in: root).contains(".github/workflows/marquee.yml"))
+        let text = try String(contentsOf: root.appending(path: ".github/workflows/marquee.yml"), encoding: .utf8)
+        let workflow = try #require(try Yams.load(yaml: text) as? [String: Any])
+        let triggers = try #require(workflow["on"] as? [String: Any])
+        let schedule = try #require(triggers["schedule"] as? [[String: String]])
+        #expect(schedule.first?["cron"] == "17 * * * *")
+        #expect(triggers["push"] != nil)
+        let jobs = try #require(workflow["jobs"] as? [String: Any])
+        let steps = try #require((jobs["build"] as? [String: Any])?["steps"] as? [[String: Any]])
+        let caches = steps.filter { ($0["uses"] as? String)?.hasPrefix("actions/cache@") == true }.compactMap { ($0["with"] as? [String: Any])?["path"] as? String }
+        #expect(caches.contains(".marquee-cache"))
+        #expect(steps.contains { ($0["run"] as? String)?.contains("marquee\" build --root .") == true })
+        #expect(steps.contains { ($0["with"] as? [String: Any])?["path"] as? String == "Site" })
+        let publish = try #require((jobs["publish"] as? [String: Any])?["steps"] as? [[String: Any]])
+        #expect(publish.first?["uses"] as? String == "actions/deploy-pages@v4")
     }
 
     /// A scaffolded site whose config deploys to a new bare repository; returns (site, remote).

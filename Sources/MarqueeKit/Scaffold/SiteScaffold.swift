@@ -1,7 +1,8 @@
 import Foundation
 
 /// `marquee init`: a new site folder that builds and serves at once — a config, a small movie
-/// list with a poster, a local Media RSS feed, and the default theme's templates to customise.
+/// list with a poster, a local Media RSS feed, the default theme's templates to customise, and a
+/// GitHub Actions workflow that rebuilds and publishes it every hour.
 package enum SiteScaffold {
     /// Writes the scaffold into `folder`. Refuses a folder that has files unless `force` is set
     /// (then only the scaffold's own files are replaced). Returns the paths written.
@@ -18,6 +19,7 @@ package enum SiteScaffold {
             "Content/images/poster.svg": poster("#355070", "Marquee"),
             "Content/images/art.svg": poster("#e76f51", "Art"),
             ".gitignore": "Site/\n.marquee-cache/\n",
+            ScheduledBuildWorkflow.path: ScheduledBuildWorkflow.text,
         ]
         for (path, data) in Theme.defaultFiles() {
             files["Templates/\(path)"] = String(decoding: data, as: UTF8.self)
