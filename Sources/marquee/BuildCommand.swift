@@ -60,7 +60,10 @@ struct Build: AsyncParsableCommand {
             builder.takesOverOutput = force
             if !quiet { builder.reportsStagesAfter = 1 }
             let report = try await builder.build()
-            if !quiet { print(report.summary(relativeTo: rootURL)) }
+            if !quiet {
+                for line in report.sources { print("  " + line) }
+                print(report.summary(relativeTo: rootURL))
+            }
         } catch {
             printError("\(error)")
             throw ExitCode(1)

@@ -57,13 +57,16 @@ struct PoliteFetchTests {
     @Test func aFreshCopyIsNotAskedForAgain() async throws {
         defer { server.shutdown() }
         for path in ["/fresh.xml", "/expires.xml"] {
-            let (_, _, root) = try await build([path])
+            let (first, _, root) = try await build([path])
+            #expect(first.sources == ["\(server.url(path)): fetched, 2 items"])
             let (again, gallery, _) = try await build([path], root: root)
             #expect(server.requests(path) == 1, "\(path)")
             #expect(again.items == 2 && again.warnings.isEmpty && gallery.contains("Second"))
+            #expect(again.sources.count == 1 && again.sources[0].contains(": still fresh until ") && again.sources[0].hasSuffix("not asked, 2 items"), "\(again.sources)")
             // --refresh asks all the same.
-            _ = try await build([path], root: root, refresh: true)
+            let (refreshed, _, _) = try await build([path], root: root, refresh: true)
             #expect(server.requests(path) == 2, "\(path)")
+            #expect(refreshed.sources == ["\(server.url(path)): fetched, 2 items"])
         }
         // `no-cache` outweighs a max-age.
         let (_, _, root) = try await build(["/no-cache.xml"])
@@ -83,10 +86,13 @@ struct PoliteFetchTests {
         #expect(server.requests("/limited.xml") == 2)
         #expect(again.contains("Second") && waiting.items == 2)
         #expect(waiting.warnings.first?.message.contains("(Retry-After); using the last good copy") == true, "\(waiting.warnings)")
+        #expect(waiting.sources.first?.contains(": retry later: the server asked not to be asked before ") == true, "\(waiting.sources)")
+        #expect(waiting.sources.first?.hasSuffix(", 2 items") == true)
 
         // A date in Retry-After, with no copy yet: nothing to show, and still not asked again.
         let (busy, _, busyRoot) = try await build(["/busy.xml"])
         #expect(busy.warnings.first?.message.contains("503") == true)
+        #expect(busy.sources.first?.hasSuffix(", 0 items") == true)
         _ = try await build(["/busy.xml"], root: busyRoot)
         #expect(server.requests("/busy.xml") == 1)
     }

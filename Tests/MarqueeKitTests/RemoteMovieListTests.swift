@@ -48,6 +48,7 @@ struct RemoteMovieListTests {
         // 304: the cached copy.
         let (second, _, _) = try await build(root: root)
         #expect(server.requests("/api/movies.json") == 2)
+        #expect(second.sources == ["\(server.url("/api/movies.json")): not modified, 3 items"])
         #expect(second.items == 3 && second.warnings.isEmpty)
 
         // A broken list warns, naming the URL and the place, and keeps the last good copy.
@@ -61,6 +62,7 @@ struct RemoteMovieListTests {
         // Offline: the cache, no request.
         let (offline, _, _) = try await build(root: root, offline: true)
         #expect(offline.items == 3)
+        #expect(offline.sources == ["\(server.url("/api/movies.json")): offline, from the cache, 3 items"])
         #expect(server.requests("/api/movies.json") == 3)
     }
 }

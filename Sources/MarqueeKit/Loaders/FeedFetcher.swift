@@ -50,6 +50,8 @@ package final class FeedFetcher: Sendable {
     package struct Failure: Error, Sendable, CustomStringConvertible {
         /// The reason, as the warning says it.
         package let description: String
+        /// When the server asked to be left alone until then (`429`/`503` with `Retry-After`).
+        package var retryAfter: Date? = nil
     }
 
     /// The limits in force.
@@ -84,7 +86,7 @@ package final class FeedFetcher: Sendable {
         let now = Date()
         if !options.refresh {
             if let wait = cache.entry(url)?.retryAfter, wait > now {
-                throw Failure(description: "the server asked not to be asked again before \(Self.clockTime(wait)) (Retry-After)")
+                throw Failure(description: "the server asked not to be asked again before \(Self.clockTime(wait)) (Retry-After)", retryAfter: wait)
             }
             if let cached, let fresh = cached.entry.freshUntil, fresh > now { return .stillFresh(cached.body, until: fresh) }
         }
@@ -127,12 +129,12 @@ package final class FeedFetcher: Sendable {
             return .notModified(cached.body, freshUntil: freshUntil)
         }
         guard response.status == .ok else {
-            var reason = "the server answered \(response.status.code) \(response.status.reasonPhrase)"
+            var failure = Failure(description: "the server answered \(response.status.code) \(response.status.reasonPhrase)")
             if [.tooManyRequests, .serviceUnavailable].contains(response.status), let wait = HTTPFreshness.retryAfter(response.headers, now: now) {
                 cache.update(url) { $0.retryAfter = wait }
-                reason += " and asked not to be asked again before \(Self.clockTime(wait))"
+                failure = Failure(description: failure.description + " and asked not to be asked again before \(Self.clockTime(wait))", retryAfter: wait)
             }
-            throw Failure(description: reason)
+            throw failure
         }
         if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > options.maximumBytes {
             throw Failure(description: "the feed is \(length) bytes, over the \(options.maximumBytes)-byte limit")

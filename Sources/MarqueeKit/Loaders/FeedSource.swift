@@ -50,9 +50,12 @@ package struct FeedSource: Plugin {
             fallbackName = file.deletingPathExtension().lastPathComponent
         case .remote(let url):
             let display = url.absoluteString
-            guard let remote = await RemoteDocument(url: url, fetcher: fetcher).load(in: context, read: { body throws(BuildError) in
+            let document = RemoteDocument(url: url, fetcher: fetcher)
+            let (remote, fetch) = await document.load(in: context, read: { body throws(BuildError) in
                 try FeedParser.parse(body, display: display, intro: intro)
-            }) else { return [] }
+            })
+            document.record(fetch, items: min(remote?.items.count ?? 0, limit ?? Int.max), in: context)
+            guard let remote else { return [] }
             feed = remote
             fallbackName = url.host ?? url.absoluteString
         }

@@ -52,9 +52,12 @@ package struct MovieListSource: Plugin {
         case .remote(let url):
             // Relative photos and links in a remote list are addresses beside it on its server.
             let folder = url.deletingLastPathComponent()
-            return await RemoteDocument(url: url, fetcher: fetcher).load(in: context) { body throws(BuildError) in
+            let document = RemoteDocument(url: url, fetcher: fetcher)
+            let (movies, fetch) = await document.load(in: context) { body throws(BuildError) in
                 try items([UInt8](body), folder: folder, display: url.absoluteString, context: context)
-            } ?? []
+            }
+            document.record(fetch, items: movies?.count ?? 0, in: context)
+            return movies ?? []
         }
     }
 

@@ -7,13 +7,37 @@ struct RemoteDocument {
     let url: URL
     let fetcher: FeedFetcher?
 
+    /// What fetching the document did, for the build's report.
+    enum Fetch: CustomStringConvertible {
+        case fetched, notModified, offline
+        case stillFresh(until: Date)
+        case waiting(until: Date)
+        case failed(String)
+
+        var description: String {
+            switch self {
+            case .fetched: "fetched"
+            case .notModified: "not modified"
+            case .offline: "offline, from the cache"
+            case .stillFresh(let until): "still fresh until \(FeedFetcher.clockTime(until)), not asked"
+            case .waiting(let until): "retry later: the server asked not to be asked before \(FeedFetcher.clockTime(until))"
+            case .failed(let reason): "failed: \(reason)"
+            }
+        }
+    }
+
+    /// Records the report line of the document's source: how the fetch went and the items it gave.
+    func record(_ fetch: Fetch, items: Int, in context: BuildContext) {
+        context.recordSource("\(url.absoluteString): \(fetch), \(items) item\(items == 1 ? "" : "s")")
+    }
+
     /// The document read by `read`, fresh or from the cache; nil (with a warning) when neither is
     /// available. A fresh body is kept only once `read` accepts it.
-    func load<Document>(in context: BuildContext, read: (Data) throws(BuildError) -> Document) async -> Document? {
+    func load<Document>(in context: BuildContext, read: (Data) throws(BuildError) -> Document) async -> (document: Document?, fetch: Fetch) {
         let display = url.absoluteString
         guard let fetcher else {
             context.warn(BuildWarning(file: display, "no fetcher is configured for remote sources; the source is skipped."))
-            return nil
+            return (nil, .failed("no fetcher"))
         }
         let cached = fetcher.cache.load(url)
         /// The cached copy read; a copy that no longer reads (damaged on disk) is reported and
@@ -41,28 +65,30 @@ struct RemoteDocument {
         if fetcher.options.offline {
             guard let cached else {
                 context.warn(BuildWarning(file: display, "offline and there is no cached copy; the source adds no items."))
-                return nil
+                return (nil, .offline)
             }
-            return readCached(cached.body)
+            return (readCached(cached.body), .offline)
         }
         do {
             switch try await fetcher.fetch(url) {
-            case .stillFresh(let body, _):
-                return readCached(body)
+            case .stillFresh(let body, let until):
+                return (readCached(body), .stillFresh(until: until))
             case .notModified(let body, let freshUntil):
                 fetcher.cache.update(url) { $0.freshUntil = freshUntil; $0.retryAfter = nil }
-                return readCached(body)
+                return (readCached(body), .notModified)
             case .fresh(let body, let etag, let lastModified, let freshUntil):
                 do {
                     let document = try read(body)
                     fetcher.cache.store(url, body: body, etag: etag, lastModified: lastModified, freshUntil: freshUntil)
-                    return document
+                    return (document, .fetched)
                 } catch {
-                    return fallback("the source could not be read (\(Self.reason(error)))")
+                    let reason = "the source could not be read (\(Self.reason(error)))"
+                    return (fallback(reason), .failed(reason))
                 }
             }
         } catch {
-            return fallback("the source could not be fetched: \(error.description)")
+            let document = fallback("the source could not be fetched: \(error.description)")
+            return (document, error.retryAfter.map { .waiting(until: $0) } ?? .failed(error.description))
         }
     }
 

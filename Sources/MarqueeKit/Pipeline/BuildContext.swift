@@ -16,6 +16,7 @@ public final class BuildContext: Sendable {
     public let memo: BuildMemo
 
     private let warningList = Locked<[BuildWarning]>([])
+    private let sourceLines = Locked<[String]>([])
     private let progress: @Sendable (String) -> Void
 
     /// Creates the context of one build; `progress` receives progress lines and warnings.
@@ -43,6 +44,15 @@ public final class BuildContext: Sendable {
 
     /// Every warning recorded so far.
     public var warnings: [BuildWarning] { warningList.withLock { $0 } }
+
+    /// Records what a remote source's fetch did, for the build's report (``BuildReport/sources``).
+    package func recordSource(_ line: String) {
+        sourceLines.withLock { $0.append(line) }
+    }
+
+    /// The lines recorded by ``recordSource(_:)``, in the order of their sources' addresses
+    /// (sources load side by side and finish in any order).
+    package var sourceReport: [String] { sourceLines.withLock { $0 }.sorted() }
 
     /// A path as the user would type it: relative to the site root when inside it.
     public func displayPath(_ url: URL) -> String {

@@ -18,6 +18,9 @@ public struct BuildReport: Sendable {
     public var warnings: [BuildWarning]
     /// The output folder.
     public var output: URL
+    /// One line per remote source: its address, what fetching it did (fetched, not modified,
+    /// still fresh, asked to wait, failed and why, offline) and the items it gave.
+    public var sources: [String] = []
 
     /// `Built 15 items into 17 pages (24 files, 3 written) in 0.42 s → Site/ (1 warning)`
     public func summary(relativeTo root: URL) -> String {
@@ -260,7 +263,7 @@ public struct SiteBuilder: Sendable {
         return BuildReport(
             items: itemCount, pages: pages, files: recorded.count,
             filesWritten: result.written, filesUnchanged: result.unchanged,
-            seconds: Self.seconds(since: started), warnings: context.warnings, output: site.output)
+            seconds: Self.seconds(since: started), warnings: context.warnings, output: site.output, sources: context.sourceReport)
     }
 
     /// The report of a build that found nothing to do.
@@ -268,7 +271,7 @@ public struct SiteBuilder: Sendable {
         timings.report(to: progress)
         return BuildReport(
             items: state.items, pages: state.pages, files: state.files.count, filesWritten: 0,
-            filesUnchanged: state.files.count, seconds: Self.seconds(since: started), warnings: context.warnings, output: output)
+            filesUnchanged: state.files.count, seconds: Self.seconds(since: started), warnings: context.warnings, output: output, sources: context.sourceReport)
     }
 
     /// Items a site may hold (a guard against runaway inputs, far above real galleries).
