@@ -1,8 +1,9 @@
 import Foundation
 
 /// Writes the HTML pages: the gallery split into pages (`index.html`, `page/2/`, …), a listing per
-/// source (`sources/<name>/`) and per author (`by/<name>/`), and one detail page per item
-/// (`items/<slug>/`), with the theme's Mustache templates.
+/// source (`sources/<name>/`), per group of sources (`groups/<name>/`, see ``SourceGroup``) and per
+/// author (`by/<name>/`), and one detail page per item (`items/<slug>/`), with the theme's
+/// Mustache templates.
 package struct PageWriter: Plugin {
     package let name = "pages"
     /// Loads no items.
@@ -18,7 +19,9 @@ package struct PageWriter: Plugin {
         let digests = Self.digests(of: items)
         let sources = Self.group(items, by: { $0.source })
         let authors = Self.group(items, by: { $0.author })
+        let groups = Self.group(items, by: { $0.metadata[SourceGroup.self] })
         let sourceLinks = Self.folders(for: sources.map(\.key), under: "sources")
+        let groupLinks = Self.folders(for: groups.map(\.key), under: "groups")
         let authorLinks = Self.folders(for: authors.map(\.key), under: "by")
         func listing(_ group: (key: String, positions: [Int]), folder: String, heading: String) -> Listing {
             Listing(
@@ -32,8 +35,12 @@ package struct PageWriter: Plugin {
         if sources.count > 1 {
             listings += sources.map { listing($0, folder: sourceLinks[$0.key]!, heading: $0.key) }
         }
+        listings += groups.map { listing($0, folder: groupLinks[$0.key]!, heading: $0.key) }
         listings += authors.map { listing($0, folder: authorLinks[$0.key]!, heading: "By \($0.key)") }
         let shownSources = sources.count > 1 ? sourceLinks : [:]
+        // The navigation's links: the groups of sources (OPML folders), then the sources.
+        let navigationLinks = groups.map { ($0.key, groupLinks[$0.key]!) }
+            + (shownSources.isEmpty ? [] : sources.map { ($0.key, shownSources[$0.key]!) })
 
         // Every listing page, as (listing, page number, the positions of its items in the listing).
         var listingPages: [ListingPage] = []
@@ -48,9 +55,8 @@ package struct PageWriter: Plugin {
         let config = context.config
         // The sources navigation, the same on every listing page but for which one is current.
         var navigation = StableHasher("sources")
-        for source in sources {
-            guard let folder = shownSources[source.key] else { continue }
-            navigation.combine(source.key)
+        for (name, folder) in navigationLinks {
+            navigation.combine(name)
             navigation.combine(folder)
         }
         let sourcesDigest = navigation.value
@@ -74,11 +80,9 @@ package struct PageWriter: Plugin {
                 values["items"] = .list(listing.items[page.shown].map { .object(renderer.cell($0, root: root)) })
                 values["count"] = .number(listing.items.count)
                 values["expand"] = .text(config.expand.rawValue)
-                values["sources"] = .list(shownSources.isEmpty ? [] : sources.map { source in
-                    .object([
-                        "name": .text(source.key), "url": .text(root + shownSources[source.key]!),
-                        "current": .flag(listing.folder == shownSources[source.key]!),
-                    ])
+                values["hasSources"] = .flag(!navigationLinks.isEmpty)
+                values["sources"] = .list(navigationLinks.map { name, folder in
+                    .object(["name": .text(name), "url": .text(root + folder), "current": .flag(listing.folder == folder)])
                 })
                 values["pagination"] = Self.pagination(listing, current: page.number, total: page.total, root: root).map(TemplateValue.object)
                 return values

@@ -58,7 +58,7 @@ public struct Site: Sendable {
         let theme = try themeResult.get()
         let content = root.appending(path: "Content")
         var plugins: [any Plugin] = []
-        let needsFetcher = config.sources.contains { $0.url != nil }
+        let needsFetcher = config.sources.contains { $0.url != nil || $0.type == "opml" }
         var fetchOptions = fetchOptions
         if let site = config.baseURL { fetchOptions.userAgent = FeedFetcher.userAgent(site: site) }
         let fetcher = needsFetcher ? FeedFetcher(cache: FeedCache(folder: root.appending(path: ".marquee-cache/feeds")), options: fetchOptions) : nil
@@ -71,6 +71,12 @@ public struct Site: Sendable {
                 plugin = MovieListSource(name: source.name ?? "Movies", file: content.appending(path: path), limit: limit)
             case ("movies", _, let url?):
                 plugin = MovieListSource(name: source.name ?? "Movies", location: .remote(url), limit: limit, fetcher: fetcher)
+            case ("opml", let path, let url):
+                // Its `limit:` is each feed's.
+                let location: FeedLocation = url.map { .remote($0) } ?? .file(content.appending(path: path ?? ""))
+                plugin = OPMLSource(location: location, limit: source.limit, fetcher: fetcher)
+                plugins.append(source.filter.keepsEverything ? plugin : FilteredSource(source: plugin, filter: source.filter, limit: nil))
+                continue
             case (_, _, let url?):
                 plugin = FeedSource(location: .remote(url), displayName: source.name, limit: limit, fetcher: fetcher)
             case (_, let path?, _):

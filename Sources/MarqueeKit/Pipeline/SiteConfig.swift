@@ -77,7 +77,7 @@ public struct DeployConfig: Sendable, Equatable {
 
 /// One entry of the config's `sources:` list.
 public struct SourceConfig: Sendable, Equatable {
-    /// The source plugin that reads it: `movies` or `feed`.
+    /// The source plugin that reads it: `movies`, `feed` or `opml` (a list of feeds).
     public var type: String
     /// A path relative to `Content/`.
     public var path: String?
@@ -152,7 +152,7 @@ extension SiteConfig {
     ]
     static let allowedSourceKeys = ["type", "path", "url", "name", "limit", "include", "exclude", "since"]
     /// The source types the built-in plugins read.
-    public static let sourceTypes = ["movies", "feed"]
+    public static let sourceTypes = ["movies", "feed", "opml"]
 
     /// Reads and checks a configuration file. Unknown keys, wrong types and unknown source
     /// types are errors that name the place and list what is allowed.
