@@ -36,6 +36,19 @@ struct ItemImageTests {
         ])
     }
 
+    /// In a `media:group`, the content marked `isDefault` is the one a cell uses when no sizes are stated.
+    @Test func theDefaultContentOfAGroupComesFirst() throws {
+        let found = try images(rss("""
+            <item><title>G</title><media:group>
+              <media:content url="https://cdn.example.org/small.jpg" medium="image"/>
+              <media:content url="https://cdn.example.org/default.jpg" medium="image" isDefault="true"/>
+            </media:group></item>
+            """))
+        #expect(found == [["https://cdn.example.org/default.jpg", "https://cdn.example.org/small.jpg"]])
+        let item = try FeedParser.parse(Data(rss("<item><title>G</title><media:group><media:content url=\"https://c/a.jpg\" medium=\"image\"/><media:content url=\"https://c/b.jpg\" medium=\"image\" isDefault=\"true\"/></media:group></item>").utf8), display: "f.xml").items[0]
+        #expect(ImageChoice.bestFit(item.images, box: 100)?.url == "https://c/b.jpg")
+    }
+
     @Test func podcastImagesAndJSONFeedImages() throws {
         let podcast = try images(rss("""
             <item><title>E</title><itunes:image href="https://cdn.example.org/episode.jpg"/>

@@ -140,7 +140,9 @@ struct ImageCollector {
         for thumbnail in element.mediaChildren("thumbnail") + groups.flatMap({ $0.mediaChildren("thumbnail") }) {
             add(thumbnail.attributes["url"], width: thumbnail.attributes["width"], height: thumbnail.attributes["height"], thumbnail: true)
         }
-        for content in element.mediaChildren("content") + groups.flatMap({ $0.mediaChildren("content") }) {
+        // The content a group marks `isDefault` comes first: with no sizes stated, the first is used.
+        let contents = element.mediaChildren("content") + groups.flatMap({ $0.mediaChildren("content") })
+        for content in contents.filter({ $0.attributes["isDefault"] == "true" }) + contents.filter({ $0.attributes["isDefault"] != "true" }) {
             let medium = content.attributes["medium"]?.lowercased()
             let type = content.attributes["type"]?.lowercased() ?? ""
             let url = content.attributes["url"] ?? ""
