@@ -62,9 +62,7 @@ struct FetchTests {
         options.timeout = .seconds(1)
         options.maximumBytes = 64 * 1024
         options.offline = offline
-        let site = try Site.fromConfig(root: root, output: nil, baseURL: nil, fetchOptions: options)
-        let report = try await SiteBuilder(site: site).build()
-        return (report, try TestSupport.read(root, "index.html"), root)
+        return try await TestSupport.build(root, fetching: options)
     }
 
     @Test func etagThenNotModifiedUsesTheCache() async throws {

@@ -49,9 +49,7 @@ struct PoliteFetchTests {
         var options = FeedFetcher.Options()
         options.timeout = .seconds(5)
         options.refresh = refresh
-        let site = try Site.fromConfig(root: root, output: nil, baseURL: nil, fetchOptions: options)
-        let report = try await SiteBuilder(site: site).build()
-        return (report, try TestSupport.read(root, "index.html"), root)
+        return try await TestSupport.build(root, fetching: options)
     }
 
     @Test func aFreshCopyIsNotAskedForAgain() async throws {

@@ -31,9 +31,7 @@ struct RemoteMovieListTests {
         let root = try root ?? TestSupport.makeSite(config: "title: Remote\nsources:\n  - type: movies\n    url: \(server.url("/api/movies.json"))\n")
         var options = FeedFetcher.Options()
         options.offline = offline
-        let site = try Site.fromConfig(root: root, output: nil, baseURL: nil, fetchOptions: options)
-        let report = try await SiteBuilder(site: site).build()
-        return (report, try TestSupport.read(root, "index.html"), root)
+        return try await TestSupport.build(root, fetching: options)
     }
 
     @Test func fetchedCachedAndKeptWhenBroken() async throws {

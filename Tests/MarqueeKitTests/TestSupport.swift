@@ -78,6 +78,14 @@ enum TestSupport {
         return try await SiteBuilder(site: site).build()
     }
 
+    /// Builds the site at `root`, fetching its remote sources with `options`; returns the report,
+    /// the gallery page and the root.
+    static func build(_ root: URL, fetching options: FeedFetcher.Options) async throws -> (BuildReport, String, URL) {
+        let site = try Site.fromConfig(root: root, output: nil, baseURL: nil, fetchOptions: options)
+        let report = try await SiteBuilder(site: site).build()
+        return (report, try read(root, "index.html"), root)
+    }
+
     static func read(_ root: URL, _ path: String) throws -> String {
         try String(contentsOf: root.appending(path: "Site/\(path)"), encoding: .utf8)
     }
