@@ -64,6 +64,12 @@ struct OPMLTests {
         #expect(report.items == 4)
         #expect(report.sources.contains("\(remote.url("/subs.opml")): fetched, 4 items"), "\(report.sources)")
 
+        // A list of more feeds than a site should ask for is cut, with a warning.
+        let many = (0...OPMLFeed.maximumFeeds).map { "<outline text=\"F\($0)\" xmlUrl=\"http://127.0.0.1:9/\($0).xml\"/>" }.joined()
+        var warned: [String] = []
+        let feeds = try OPMLFeed.feeds(in: Data("<opml><body>\(many)</body></opml>".utf8), display: "many.opml", warn: { warned.append($1) })
+        #expect(feeds.count == OPMLFeed.maximumFeeds && warned == ["the file lists 1001 feeds; only the first 1000 are read."])
+
         // A local OPML file that declares entities, or is not OPML, fails the build naming it.
         for (text, words) in [
             ("<?xml version=\"1.0\"?><!DOCTYPE opml [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><opml><body><outline text=\"&x;\" xmlUrl=\"http://a/\"/></body></opml>", "ENTITY"),

@@ -34,6 +34,14 @@ package struct OPMLFeed: Sendable, Equatable {
             }
         }
         walk(body, group: nil)
+        if feeds.count > maximumFeeds {
+            warn(root.line, "the file lists \(feeds.count) feeds; only the first \(maximumFeeds) are read.")
+            feeds.removeLast(feeds.count - maximumFeeds)
+        }
         return feeds
     }
+
+    /// The most feeds one OPML file brings in: a list of a million outlines (hostile, or a
+    /// mistake) must not become a million requests.
+    package static let maximumFeeds = 1000
 }
