@@ -111,6 +111,7 @@ struct PoliteFetchTests {
     }
 
     @Test func headersReadAsTheStandardsSay() {
+        defer { server.shutdown() }
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         func headers(_ pairs: [(String, String)]) -> HTTPHeaders { HTTPHeaders(pairs) }
         #expect(HTTPFreshness.freshUntil(headers([("Cache-Control", "max-age=60")]), now: now) == now.addingTimeInterval(60))
