@@ -4,7 +4,7 @@ import Testing
 @testable import MarqueeKit
 
 /// Remote feeds against a real HTTP server on 127.0.0.1.
-@Suite("Fetching feeds over HTTP", .serialized, .timeLimit(.minutes(1)), .removesTemporaryFolders)
+@Suite("Fetching feeds over HTTP", .serialized, .timeLimit(.minutes(5)), .removesTemporaryFolders)
 struct FetchTests {
     static func rss(_ titles: [String]) -> Data {
         let items = titles.enumerated().map { "<item><title>\($0.element)</title><guid>g\($0.offset)-\($0.element)</guid><description>About \($0.element).</description></item>" }

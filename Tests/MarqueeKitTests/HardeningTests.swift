@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import MarqueeKit
 
-@Suite("A build never loses a site", .serialized, .timeLimit(.minutes(2)), .removesTemporaryFolders)
+@Suite("A build never loses a site", .serialized, .timeLimit(.minutes(5)), .removesTemporaryFolders)
 struct HardeningTests {
     /// A site big enough that a build takes a while: 3,000 movies.
     func bigSite() throws -> URL {

@@ -5,7 +5,7 @@ import Testing
 
 /// An OPML subscription list expands into one feed per outline, grouped by folder. Against a
 /// real HTTP server on 127.0.0.1.
-@Suite("OPML sources", .serialized, .timeLimit(.minutes(1)), .removesTemporaryFolders)
+@Suite("OPML sources", .serialized, .timeLimit(.minutes(5)), .removesTemporaryFolders)
 struct OPMLTests {
     let server: LoopbackFeedServer
 

@@ -3,7 +3,7 @@ import Testing
 @testable import MarqueeKit
 
 /// A build only replaces a folder that is its own, however the folder is named or linked.
-@Suite("A build never destroys what is not its own", .serialized, .timeLimit(.minutes(2)), .removesTemporaryFolders)
+@Suite("A build never destroys what is not its own", .serialized, .timeLimit(.minutes(5)), .removesTemporaryFolders)
 struct OwnershipTests {
     let fileManager = FileManager.default
 

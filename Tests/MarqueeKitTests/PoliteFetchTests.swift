@@ -6,7 +6,7 @@ import Testing
 /// Remote feeds are asked for as their servers ask: not while fresh, not before Retry-After,
 /// two at a time per server, with a User-Agent that names the site. Against a real HTTP server
 /// on 127.0.0.1.
-@Suite("Polite fetching", .serialized, .timeLimit(.minutes(1)), .removesTemporaryFolders)
+@Suite("Polite fetching", .serialized, .timeLimit(.minutes(5)), .removesTemporaryFolders)
 struct PoliteFetchTests {
     static let httpDate: DateFormatter = {
         let formatter = DateFormatter()

@@ -5,7 +5,7 @@ import Testing
 
 /// A movie list from a URL (the webservice the app this grew from reads) is fetched, cached and
 /// falls back exactly as a remote feed does. Against a real HTTP server on 127.0.0.1.
-@Suite("Movie lists by URL", .serialized, .timeLimit(.minutes(1)), .removesTemporaryFolders)
+@Suite("Movie lists by URL", .serialized, .timeLimit(.minutes(5)), .removesTemporaryFolders)
 struct RemoteMovieListTests {
     // Made anew for each use, as the other suites' feeds are: a global would outlive the
     // server's threads, which AddressSanitizer's leak check reports.

@@ -4,7 +4,7 @@ import NIOCore
 import Testing
 @testable import MarqueeKit
 
-@Suite("marquee serve as a process", .timeLimit(.minutes(1)), .removesTemporaryFolders)
+@Suite("marquee serve as a process", .timeLimit(.minutes(5)), .removesTemporaryFolders)
 struct ServeProcessTests {
     @Test func ctrlCStopsTheServerCleanly() async throws {
         let binary = TestSupport.repository.appending(path: ".build/debug/marquee")

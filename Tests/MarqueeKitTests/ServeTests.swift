@@ -10,7 +10,7 @@ import Glibc
 #endif
 
 /// `marquee serve` over real HTTP on loopback.
-@Suite("Preview server", .serialized, .timeLimit(.minutes(1)), .removesTemporaryFolders)
+@Suite("Preview server", .serialized, .timeLimit(.minutes(5)), .removesTemporaryFolders)
 struct ServeTests {
     /// Starts a preview server for a new scaffolded site, changed first by `prepare`; returns the
     /// site root, port and task.
