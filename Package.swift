@@ -20,9 +20,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
-        // C libraries from Debian: libcmark-dev (Markdown) and libgumbo-dev (HTML5 parsing).
+        // C libraries from Debian: libcmark-dev (Markdown), libgumbo-dev (HTML5 parsing) and libvips-dev.
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
         .systemLibrary(name: "CGumbo", pkgConfig: "gumbo", providers: [.apt(["libgumbo-dev"])]),
+        // libvips-dev: decoding, resizing and encoding images (AVIF through libheif, SVG through librsvg).
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         // glibc's <malloc.h>, for tuning the allocator in the command-line tool.
         .systemLibrary(name: "CMalloc"),
 
@@ -36,7 +38,7 @@ let package = Package(
         .target(
             name: "MarqueeKit",
             dependencies: [
-                "CCmark", "CGumbo",
+                "CCmark", "CGumbo", "CVips",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OrderedCollections", package: "swift-collections"),

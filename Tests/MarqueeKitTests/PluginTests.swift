@@ -105,7 +105,7 @@ struct PluginTests {
         } throws: { error in
             let error = error as! BuildError
             return error.place == .lineColumn(line: 4, column: 3)
-                && error.message.contains("unknown key \"sitemap\"; allowed here: markup, normalize, layout, pages, site-files, atom-feed, assets")
+                && error.message.contains("unknown key \"sitemap\"; allowed here: markup, normalize, images, layout, pages, site-files, atom-feed, assets")
         }
         #expect {
             try SiteConfig.parse("title: T\nsources: []\nplugins:\n  atom-feed: { limt: 3 }\n", file: "s.yml")

@@ -155,14 +155,15 @@ struct SiteBuildTests {
         #expect(inode == (try FileManager.default.attributesOfItem(atPath: index)[.systemFileNumber] as? Int))
     }
 
-    @Test func aChangedImageIsCopiedEvenWhenTheListIsTheSame() async throws {
+    @Test func aChangedImageIsProcessedEvenWhenTheListIsTheSame() async throws {
         let root = try TestSupport.makeFixtureSite()
         _ = try await TestSupport.build(root)
         let poster = root.appending(path: "Content/images/arrival.svg")
-        try "<svg xmlns=\"http://www.w3.org/2000/svg\"><title>new</title></svg>".write(to: poster, atomically: true, encoding: .utf8)
+        try ##"<svg xmlns="http://www.w3.org/2000/svg" width="150" height="90"><rect width="150" height="90" fill="#345"/></svg>"##
+            .write(to: poster, atomically: true, encoding: .utf8)
         let report = try await TestSupport.build(root)
         #expect(report.filesWritten >= 1)
-        #expect(try TestSupport.read(root, "media/arrival.svg").contains("<title>new</title>"))
+        #expect(try TestSupport.read(root, "items/arrival/index.html").contains(#/media/arrival-[0-9a-f]{8}-150x90\.jpg/#))
         // And a rebuild with nothing changed stops early and writes nothing.
         let again = try await TestSupport.build(root)
         #expect(again.filesWritten == 0 && again.files == report.files)

@@ -41,6 +41,11 @@ public struct ThemeMetrics: Sendable, Equatable {
     public var cellGap = 20.0
     /// The square image box of image cells.
     public var imageBox = 100.0
+    /// The height of the first screen of a phone, below the page's heading: the cells that start
+    /// within it load their images at once, the others lazily.
+    public var firstScreenHeight = 700.0
+    /// The width of a detail page's column, where its image is shown whole.
+    public var detailWidth = 680.0
     /// Space between the image box and the text.
     public var imageGap = 16.0
     /// Indent of list items inside descriptions.

@@ -45,7 +45,7 @@ package struct FeedSource: Plugin {
             let folder = file.deletingLastPathComponent()
             // Relative image paths in a local feed name files beside it.
             feed = try FeedParser.parse(data, display: display, intro: intro, localImage: { reference in
-                try? context.localAssets.register(reference, relativeTo: folder)
+                try? context.localAssets.register(reference, relativeTo: folder, processed: true)
             })
             fallbackName = file.deletingPathExtension().lastPathComponent
         case .remote(let url):

@@ -80,7 +80,7 @@ package struct MovieListSource: Plugin {
             for waiting in batches[index].waitingForLocalPhoto {
                 let image: ImageCandidate
                 do throws(LocalAssetProblem) {
-                    image = ImageCandidate(url: try context.localAssets.register(waiting.path, relativeTo: folder))
+                    image = ImageCandidate(url: try context.localAssets.register(waiting.path, relativeTo: folder, processed: true))
                 } catch {
                     throw BuildError(file: display, place: .path("\(Self.path(of: start + waiting.offset)).Photo"), error.message + ".")
                 }

@@ -6,6 +6,10 @@ import Foundation
 struct RemoteDocument {
     let url: URL
     let fetcher: FeedFetcher?
+    /// What the document is, in warnings: "source", or "image".
+    var noun = "source"
+    /// What the build does without it, in warnings.
+    var without = "the source adds no items"
 
     /// What fetching the document did, for the build's report.
     enum Fetch: CustomStringConvertible {
@@ -36,7 +40,7 @@ struct RemoteDocument {
     func load<Document>(in context: BuildContext, read: (Data) throws(BuildError) -> Document) async -> (document: Document?, fetch: Fetch) {
         let display = url.absoluteString
         guard let fetcher else {
-            context.warn(BuildWarning(file: display, "no fetcher is configured for remote sources; the source is skipped."))
+            context.warn(BuildWarning(file: display, "no fetcher is configured for remote \(noun)s; \(without)."))
             return (nil, .failed("no fetcher"))
         }
         let cached = fetcher.cache.load(url)
@@ -49,13 +53,13 @@ struct RemoteDocument {
                 fetcher.cache.remove(url)
                 context.warn(BuildWarning(
                     file: display,
-                    "the cached copy of this source can no longer be read (\(Self.reason(error))); it was removed, so the source adds no items and the next build fetches it anew."))
+                    "the cached copy of this \(noun) can no longer be read (\(Self.reason(error))); it was removed, so \(without) and the next build fetches it anew."))
                 return nil
             }
         }
         func fallback(_ reason: String) -> Document? {
             guard let cached else {
-                context.warn(BuildWarning(file: display, "\(reason); there is no cached copy, so the source adds no items."))
+                context.warn(BuildWarning(file: display, "\(reason); there is no cached copy, so \(without)."))
                 return nil
             }
             let age = Int(Date().timeIntervalSince(cached.entry.fetched) / 3600)
@@ -64,7 +68,7 @@ struct RemoteDocument {
         }
         if fetcher.options.offline {
             guard let cached else {
-                context.warn(BuildWarning(file: display, "offline and there is no cached copy; the source adds no items."))
+                context.warn(BuildWarning(file: display, "offline and there is no cached copy; \(without)."))
                 return (nil, .offline)
             }
             return (readCached(cached.body), .offline)
@@ -82,12 +86,12 @@ struct RemoteDocument {
                     fetcher.cache.store(url, body: body, etag: etag, lastModified: lastModified, freshUntil: freshUntil)
                     return (document, .fetched)
                 } catch {
-                    let reason = "the source could not be read (\(Self.reason(error)))"
+                    let reason = "the \(noun) could not be read (\(Self.reason(error)))"
                     return (fallback(reason), .failed(reason))
                 }
             }
         } catch {
-            let document = fallback("the source could not be fetched: \(error.description)")
+            let document = fallback("the \(noun) could not be fetched: \(error.description)")
             return (document, error.retryAfter.map { .waiting(until: $0) } ?? .failed(error.description))
         }
     }

@@ -20,7 +20,7 @@ struct PageContext {
         return values
     }
 
-    func cell(_ item: Item, root: String) -> TemplateObject {
+    func cell(_ item: Item, root: String, eager: Bool = false) -> TemplateObject {
         let plan = item.cell ?? CellPlan(template: item.images.isEmpty ? .basic : .image, breakpoints: [])
         let attributes = CellAttributes(plan)
         var values = common(item, root: root, extra: 6)
@@ -29,11 +29,19 @@ struct PageContext {
         values["style"] = .text(attributes.style)
         values["plan"] = .text(attributes.summary)
         values["url"] = .text(root + "items/\(item.slug)/")
-        if let image = ImageChoice.bestFit(item.images, box: metrics.imageBox) {
+        let box = Int(metrics.imageBox)
+        if let processed = item.images.lazy.compactMap(\.processed).first {
+            var imageValues = Self.picture(processed.cell, placeholder: processed.placeholder, sizes: "\(box)px", root: root)
+            imageValues["size"] = .number(box)
+            imageValues["loading"] = .text(eager ? "eager" : "lazy")
+            values["image"] = .object(imageValues)
+        } else if let image = ImageChoice.bestFit(item.images, box: metrics.imageBox) {
             var imageValues: TemplateObject = [
                 "src": .text(SiteURL.resolve(image.url, root: root)),
-                "size": .number(Int(metrics.imageBox)),
-                "sizes": .text("\(Int(metrics.imageBox))px"),
+                "size": .number(box),
+                "sizes": .text("\(box)px"),
+                "isPicture": .flag(false),
+                "loading": .text(eager ? "eager" : "lazy"),
             ]
             if let srcset = ImageChoice.srcset(item.images, root: root) { imageValues["srcset"] = .text(srcset) }
             values["image"] = .object(imageValues)
@@ -41,10 +49,43 @@ struct PageContext {
         return values
     }
 
+    /// A `<picture>`'s values: one `<source>` per modern format and the fallback format's
+    /// `<img>` (`src` its smallest rendition), with the placeholder colour.
+    private static func picture(_ renditions: [ProcessedImage.Rendition], placeholder: String, sizes: String, root: String) -> TemplateObject {
+        func srcset(_ format: ImageFormat) -> String {
+            renditions.filter { $0.format == format }.map { "\(root)\($0.path) \($0.width)w" }.joined(separator: ", ")
+        }
+        let fallback = renditions.filter { $0.format == .jpeg || $0.format == .png }
+        let smallest = fallback.min { $0.width < $1.width } ?? renditions[0]
+        return [
+            "isPicture": .flag(true),
+            "sources": .list([ImageFormat.avif, .webp].map { format in
+                .object(["type": .text(format.mediaType), "srcset": .text(srcset(format)), "sizes": .text(sizes)])
+            }),
+            "src": .text(root + smallest.path),
+            "srcset": .text(srcset(smallest.format)),
+            "sizes": .text(sizes),
+            "width": .number(smallest.width),
+            "height": .number(smallest.height),
+            "placeholder": .text(placeholder),
+        ]
+    }
+
     func detail(_ item: Item, root: String) -> TemplateObject {
         var values = common(item, root: root, extra: 4)
-        if let image = ImageChoice.largest(item.images) {
-            var imageValues: TemplateObject = ["src": .text(SiteURL.resolve(image.url, root: root))]
+        if let processed = item.images.lazy.compactMap(\.processed).first {
+            // The column's width, or the screen's less the margins where that is narrower.
+            let column = Int(metrics.detailWidth), margins = Int(2 * metrics.pageMargin)
+            let sizes = "(min-width: \(column + margins)px) \(column)px, calc(100vw - \(margins)px)"
+            var imageValues = Self.picture(processed.detail, placeholder: processed.placeholder, sizes: sizes, root: root)
+            // The size stated is the largest rendition's, whose shape every rendition shares.
+            if let largest = processed.detail.max(by: { $0.width < $1.width }) {
+                imageValues["width"] = .number(largest.width)
+                imageValues["height"] = .number(largest.height)
+            }
+            values["image"] = .object(imageValues)
+        } else if let image = ImageChoice.largest(item.images) {
+            var imageValues: TemplateObject = ["src": .text(SiteURL.resolve(image.url, root: root)), "isPicture": .flag(false)]
             if let width = image.width, let height = image.height {
                 imageValues["width"] = .number(width)
                 imageValues["height"] = .number(height)

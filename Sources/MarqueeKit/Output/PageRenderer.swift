@@ -38,7 +38,21 @@ struct PageRenderer {
         ["site": site(root: root)]
     }
 
-    func cell(_ item: Item, root: String) -> TemplateObject { values.cell(item, root: root) }
+    func cell(_ item: Item, root: String, eager: Bool = false) -> TemplateObject { values.cell(item, root: root, eager: eager) }
+
+    /// How many of `items`, shown from the top of a page, start within the first screen of a
+    /// phone (by their predicted heights at the narrowest breakpoint): their images load at
+    /// once, the others' only as they come near.
+    func cellsOnFirstScreen(_ items: ArraySlice<Item>) -> Int {
+        let metrics = theme.metrics
+        var top = 0.0, count = 0
+        for item in items {
+            guard top < metrics.firstScreenHeight else { break }
+            count += 1
+            top += (item.cell?.breakpoints.first?.collapsedHeight ?? metrics.imageBox + 2 * metrics.cellPadding) + metrics.cellGap
+        }
+        return count
+    }
     func detail(_ item: Item, root: String) -> TemplateObject { values.detail(item, root: root) }
 
     /// The absolute URL of a page (its folder for `index.html`), when the site has a `base_url`.

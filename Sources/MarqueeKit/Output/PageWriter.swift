@@ -77,7 +77,9 @@ package struct PageWriter: Plugin {
                 var values = renderer.common(root: root)
                 values["heading"] = .text(listing.heading)
                 values["isGallery"] = .flag(listing.isGallery)
-                values["items"] = .list(listing.items[page.shown].map { .object(renderer.cell($0, root: root)) })
+                let shown = listing.items[page.shown]
+                let eager = renderer.cellsOnFirstScreen(shown)
+                values["items"] = .list(shown.enumerated().map { .object(renderer.cell($1, root: root, eager: $0 < eager)) })
                 values["count"] = .number(listing.items.count)
                 values["expand"] = .text(config.expand.rawValue)
                 values["hasSources"] = .flag(!navigationLinks.isEmpty)

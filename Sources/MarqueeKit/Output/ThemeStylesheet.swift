@@ -25,7 +25,7 @@ package enum ThemeStylesheet {
               --body-size: \(px(m.bodyFontSize)); --body-line: \(px(m.bodyLineHeight));
               --title-gap: \(px(m.titleGap)); --page-margin: \(px(m.pageMargin));
               --cell-padding: \(px(m.cellPadding)); --cell-gap: \(px(m.cellGap));
-              --image-box: \(px(m.imageBox)); --image-gap: \(px(m.imageGap));
+              --image-box: \(px(m.imageBox)); --image-gap: \(px(m.imageGap)); --detail-width: \(px(m.detailWidth));
               --list-indent: \(px(m.listIndent)); --paragraph-gap: \(px(m.paragraphGap));
               --toggle-row: \(px(m.toggleRowHeight));
             }

@@ -65,6 +65,7 @@ package enum BuiltinPlugins {
         Spec(name: "markup", summary: "Markdown with cmark, feed HTML through the sanitizer", canDisable: false,
              options: [("smart_punctuation", .bool, "curly quotes and dashes in Markdown (default true)")]),
         Spec(name: "normalize", summary: "duplicates, fallback titles, intros, slugs", canDisable: false, options: []),
+        Spec(name: "images", summary: "local images resized into AVIF, WebP and JPEG with libvips", canDisable: false, options: []),
         Spec(name: "layout", summary: "the layout engine", canDisable: false,
              options: [("image_lines", .int(1...20), "collapsed lines of image cells (default: as many as fit beside the image)"),
                        ("basic_lines", .int(1...20), "collapsed lines of basic cells (default 3)")]),
@@ -76,11 +77,12 @@ package enum BuiltinPlugins {
     ]
 
     /// The plugins after the sources, configured by `settings`, in pipeline order.
-    package static func make(_ settings: [String: PluginSetting]) -> [any Plugin] {
+    package static func make(_ settings: [String: PluginSetting], imageFetcher: FeedFetcher? = nil) -> [any Plugin] {
         func setting(_ name: String) -> PluginSetting { settings[name] ?? PluginSetting() }
         var plugins: [any Plugin] = [
             MarkupPlugin(smartPunctuation: setting("markup").bool("smart_punctuation") ?? true),
             NormalizePlugin(),
+            ImagePlugin(fetcher: imageFetcher),
             LayoutPlugin(imageLines: setting("layout").int("image_lines"), basicLines: setting("layout").int("basic_lines")),
             PageWriter(),
         ]

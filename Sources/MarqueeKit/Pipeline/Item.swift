@@ -313,6 +313,7 @@ extension Item {
             hasher.combine(image.width ?? -1)
             hasher.combine(image.height ?? -1)
             hasher.combine(image.isThumbnail ? 1 : 0)
+            hasher.combine(image.processed?.key ?? "")
         }
         hasher.combine(date.map { Int(truncatingIfNeeded: $0.timeIntervalSince1970.bitPattern) } ?? -1)
         func combine(_ list: [String]) {
@@ -375,6 +376,8 @@ public struct ImageCandidate: Sendable, Equatable {
     public var height: Int?
     /// True for thumbnails, false for full-size content.
     public var isThumbnail: Bool
+    /// The renditions the image stage made of a local image; `url` then names the largest.
+    package var processed: ProcessedImage?
 
     /// Creates an item; the later stages fill in `bodyHTML`, `slug` and `cell`.
     public init(url: String, width: Int? = nil, height: Int? = nil, isThumbnail: Bool = false) {

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Local image files that items refer to (a movie's `Photo: images/arrival.svg`), which the
-/// build copies into the site under `media/`.
+/// build copies into the site under `media/` or, for the images cells and detail pages show,
+/// hands to the image stage (``ImagePlugin``) to be resized and encoded.
 ///
 /// Only image files inside the site's `Content/` folder are accepted, so that a crafted path
 /// (`../../etc/passwd`, or a symlink pointing out) can never publish a private file.
@@ -10,7 +11,15 @@ public final class LocalAssets: Sendable {
     public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "avif", "svg"]
 
     private let contentDirectory: URL
-    private let state = Locked<(byFile: [String: String], taken: Set<String>)>(([:], []))
+    private let state = Locked<State>(State())
+
+    private struct State {
+        /// Source file → path inside the site.
+        var byFile: [String: String] = [:]
+        var taken: Set<String> = []
+        /// Files copied as they are (images inside descriptions); the others are processed.
+        var copied: Set<String> = []
+    }
 
     init(contentDirectory: URL) {
         self.contentDirectory = contentDirectory
@@ -18,7 +27,9 @@ public final class LocalAssets: Sendable {
 
     /// Registers `reference` (relative to `base`) and returns its path inside the site, such as
     /// `media/arrival.svg`. Throws a message (without file or place) when the file is not usable.
-    public func register(_ reference: String, relativeTo base: URL) throws(LocalAssetProblem) -> String {
+    /// An image that is `processed` is resized by the image stage instead of being copied (it is
+    /// still copied if something else registers it to be).
+    public func register(_ reference: String, relativeTo base: URL, processed: Bool = false) throws(LocalAssetProblem) -> String {
         let decoded = reference.removingPercentEncoding ?? reference
         let file = URL(fileURLWithPath: decoded, relativeTo: base).standardizedFileURL.resolvingSymlinksInPath()
         let inside = contentDirectory.standardizedFileURL.resolvingSymlinksInPath().path + "/"
@@ -33,6 +44,7 @@ public final class LocalAssets: Sendable {
             throw LocalAssetProblem("the image \"\(reference)\" does not exist (looked for \(file.path))")
         }
         return state.withLock { state in
+            if !processed { state.copied.insert(file.path) }
             if let known = state.byFile[file.path] { return known }
             let name = Slug.fileName(file.deletingPathExtension().lastPathComponent)
             let ext = file.pathExtension.lowercased()
@@ -48,10 +60,18 @@ public final class LocalAssets: Sendable {
         }
     }
 
-    /// Every registered file: source file → path inside the site.
+    /// Every file to copy into the site: source file → path inside the site.
     public var files: [(source: URL, sitePath: String)] {
         state.withLock { state in
-            state.byFile.map { (URL(fileURLWithPath: $0.key), $0.value) }.sorted { $0.sitePath < $1.sitePath }
+            state.byFile.filter { state.copied.contains($0.key) }
+                .map { (URL(fileURLWithPath: $0.key), $0.value) }.sorted { $0.sitePath < $1.sitePath }
+        }
+    }
+
+    /// The file registered as `sitePath`, if any.
+    package func source(of sitePath: String) -> URL? {
+        state.withLock { state in
+            state.byFile.first { $0.value == sitePath }.map { URL(fileURLWithPath: $0.key) }
         }
     }
 }

@@ -30,8 +30,9 @@ public protocol Plugin: Sendable {
     /// local file changing (a URL, a database, the clock), so they are loaded on every build.
     func itemFiles(in context: BuildContext) -> [URL]?
 
-    /// Stage 2: change, add or remove items.
-    func transformItems(_ items: inout [Item], in context: BuildContext) throws
+    /// Stage 2: change, add or remove items. It may wait for the network (the image stage
+    /// downloads images); a plugin that does not can implement it without `async`.
+    func transformItems(_ items: inout [Item], in context: BuildContext) async throws
 
     /// Stage 3: set each item's ``Item/cell`` plan (or adjust one set by an earlier plugin).
     func layOutItems(_ items: inout [Item], in context: BuildContext) throws

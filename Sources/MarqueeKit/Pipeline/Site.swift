@@ -86,7 +86,10 @@ public struct Site: Sendable {
             }
             plugins.append(source.filter.keepsEverything ? plugin : FilteredSource(source: plugin, filter: source.filter, limit: source.limit))
         }
-        plugins += BuiltinPlugins.make(config.plugins)
+        // Downloaded images are fetched like feeds, and kept apart from them.
+        let imageFetcher = config.downloadsImages
+            ? FeedFetcher(cache: FeedCache(folder: root.appending(path: ".marquee-cache/images/remote")), options: fetchOptions) : nil
+        plugins += BuiltinPlugins.make(config.plugins, imageFetcher: imageFetcher)
         var site = Site(root: root, output: output, config: config, theme: theme, plugins: plugins)
         site.describedConfig = (config, settings)
         return site

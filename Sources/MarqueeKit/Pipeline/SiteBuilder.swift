@@ -202,7 +202,11 @@ public struct SiteBuilder: Sendable {
         let lastState = previous
         async let outputCheck = lastState?.check(site.output)
         for plugin in site.plugins {
-            try run(plugin) { try plugin.transformItems(&items, in: context) }
+            do {
+                try await plugin.transformItems(&items, in: context)
+            } catch {
+                throw Self.attribute(error, to: plugin)
+            }
             timings.lap("transform \(plugin.name)")
         }
         for plugin in site.plugins {

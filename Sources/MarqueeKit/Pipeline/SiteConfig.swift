@@ -39,6 +39,9 @@ public struct SiteConfig: Sendable, Equatable {
     public var pageSize: Int = 50
     /// Where `marquee deploy` publishes.
     public var deploy: DeployConfig?
+    /// Whether images of remote feeds are downloaded and processed like local ones
+    /// (`images: {download: true}`), so that no page links the image's host; off, they are linked.
+    public var downloadsImages = false
     /// Settings of the built-in plugins, from the `plugins:` section (absent: defaults).
     public var plugins: [String: PluginSetting] = [:]
     /// The file the configuration was read from, for error messages.
@@ -141,6 +144,7 @@ extension SiteConfig {
             "titleFallback": quoted(titleFallback), "introLength": number(introLength),
             "sources": "[" + sources.joined(separator: ", ") + "]", "baseURL": quoted(baseURL?.absoluteString),
             "pageSize": number(pageSize), "deploy": deploy, "plugins": "[" + plugins.sorted().joined(separator: ", ") + "]",
+            "downloadsImages": downloadsImages ? "true" : "false",
         ])
     }
 }
@@ -148,7 +152,7 @@ extension SiteConfig {
 extension SiteConfig {
     static let allowedKeys = [
         "title", "description", "language", "base_url", "expand", "page_size", "title_fallback", "intro_length", "sources", "plugins",
-        "deploy",
+        "deploy", "images",
     ]
     static let allowedSourceKeys = ["type", "path", "url", "name", "limit", "include", "exclude", "since"]
     /// The source types the built-in plugins read.
@@ -228,6 +232,13 @@ extension SiteConfig {
             config.deploy = DeployConfig(git: git, branch: try fields["branch"]?.string() ?? "gh-pages")
         }
         if let plugins = top["plugins"] { config.plugins = try BuiltinPlugins.parse(plugins) }
+        if let images = top["images"] {
+            let fields = try images.mapping(allowed: ["download"])
+            if let download = fields["download"] {
+                guard let value = Bool(try download.string()) else { throw download.error("expected true or false.") }
+                config.downloadsImages = value
+            }
+        }
         config.titleFallback = try top["title_fallback"]?.string() ?? config.titleFallback
         config.introLength = try top["intro_length"]?.int(in: 20...5000) ?? config.introLength
         guard let sources = top["sources"] else {
