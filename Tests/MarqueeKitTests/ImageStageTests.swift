@@ -109,6 +109,17 @@ struct ImageStageTests {
         }
     }
 
+    @Test func anAnimationGivesItsFirstFrame() async throws {
+        // Three frames of 120×80: red, green and blue.
+        let root = try Self.site(photos: ["animated.gif"])
+        let report = try await TestSupport.build(root)
+        #expect(report.warnings.isEmpty, "\(report.warnings)")
+        let media = try Self.media(root)
+        #expect(media.contains { $0.hasSuffix("-120x80.jpg") } && !media.contains { $0.contains("x240.") }, "\(media)")
+        // The placeholder is the first frame's red, not the mean of the three.
+        #expect(try TestSupport.read(root, "index.html").contains("background-color: #c8"))
+    }
+
     @Test func aRebuildReusesTheRenditionsAndAChangedImageReplacesThem() async throws {
         let root = try Self.site(photos: ["photo.jpg"], extra: 1)
         _ = try await TestSupport.build(root)

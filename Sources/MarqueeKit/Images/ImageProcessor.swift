@@ -49,9 +49,9 @@ package struct ImageProcessor: Sendable {
     /// The renditions of the image in `data`, named after `name` (a slug) and `key`
     /// (``key(for:)``), with the bytes of each file by its path.
     package func process(_ data: Data, name: String, key: String) throws(Problem) -> (ProcessedImage, [String: Data]) {
-        do {
-            let header = try Self.check(data)
-            let (width, height) = header.turnsSideways ? (header.height, header.width) : (header.width, header.height)
+        let header = try Self.check(data)
+        let (width, height) = header.turnsSideways ? (header.height, header.width) : (header.width, header.height)
+        return try Self.reading { () throws(Vips.Failure) in
             // Decoded once, at the largest size any rendition needs (shrinking while decoding
             // where the format allows it); every rendition is made from those pixels.
             let largest = min(width, detailWidth * densities.max()!)
@@ -78,12 +78,15 @@ package struct ImageProcessor: Sendable {
             let placeholder = try DominantColour.of(base)
             let image = ProcessedImage(key: key, width: width, height: height, placeholder: placeholder, cell: cell, detail: detail)
             return (image, files)
-        } catch let failure as Vips.Failure {
-            throw Problem(message: "libvips could not read it: \(failure.message)")
-        } catch let problem as Problem {
-            throw problem
+        }
+    }
+
+    /// `body`'s result, or libvips' failure in it as a problem for the user.
+    private static func reading<Result>(_ body: () throws(Vips.Failure) -> Result) throws(Problem) -> Result {
+        do {
+            return try body()
         } catch {
-            throw Problem(message: "\(error)")
+            throw Problem(message: "libvips could not read it: \(error.message)")
         }
     }
 
@@ -93,22 +96,14 @@ package struct ImageProcessor: Sendable {
         guard data.count <= maximumBytes else {
             throw Problem(message: "the file is \(data.count >> 20) MB, over the limit of \(maximumBytes >> 20) MB")
         }
-        do {
-            guard let loader = try Vips.loader(for: data), formats[loader] != nil else {
-                throw Problem(message: "it is not an image Marquee reads (\(Set(formats.values).sorted().joined(separator: ", ")))")
-            }
-            let header = try Vips.header(of: data)
-            guard header.width * header.height <= maximumPixels else {
-                throw Problem(message: "it is \(header.width)×\(header.height) pixels, over the limit of \(maximumPixels / 1_000_000) megapixels")
-            }
-            return header
-        } catch let failure as Vips.Failure {
-            throw Problem(message: "libvips could not read it: \(failure.message)")
-        } catch let problem as Problem {
-            throw problem
-        } catch {
-            throw Problem(message: "\(error)")
+        guard let loader = try reading({ () throws(Vips.Failure) in try Vips.loader(for: data) }), formats[loader] != nil else {
+            throw Problem(message: "it is not an image Marquee reads (\(Set(formats.values).sorted().joined(separator: ", ")))")
         }
+        let header = try reading { () throws(Vips.Failure) in try Vips.header(of: data) }
+        guard header.width * header.height <= maximumPixels else {
+            throw Problem(message: "it is \(header.width)×\(header.height) pixels, over the limit of \(maximumPixels / 1_000_000) megapixels")
+        }
+        return header
     }
 
     /// A height that never limits a width-bound rendition.
