@@ -14,8 +14,9 @@ public final class LocalAssets: Sendable {
     private let state = Locked<State>(State())
 
     private struct State {
-        /// Source file → path inside the site.
+        /// Source file → path inside the site, and back.
         var byFile: [String: String] = [:]
+        var bySitePath: [String: String] = [:]
         var taken: Set<String> = []
         /// Files copied as they are (images inside descriptions); the others are processed.
         var copied: Set<String> = []
@@ -56,6 +57,7 @@ public final class LocalAssets: Sendable {
             }
             state.taken.insert(candidate)
             state.byFile[file.path] = candidate
+            state.bySitePath[candidate] = file.path
             return candidate
         }
     }
@@ -71,7 +73,7 @@ public final class LocalAssets: Sendable {
     /// The file registered as `sitePath`, if any.
     package func source(of sitePath: String) -> URL? {
         state.withLock { state in
-            state.byFile.first { $0.value == sitePath }.map { URL(fileURLWithPath: $0.key) }
+            state.bySitePath[sitePath].map { URL(fileURLWithPath: $0) }
         }
     }
 }
