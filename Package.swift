@@ -1,6 +1,13 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// scripts/sanitize sets MARQUEE_SANITIZE to `thread` or `address`. Marquee's own modules are then
+// compiled with that sanitizer, and the dependencies keep the plain objects already in the build
+// folder. (SwiftPM's `--sanitize` compiles every dependency again for each sanitizer, and
+// compiling NIO, BoringSSL and the rest three times was most of what the test suite cost.)
+let sanitizer = Context.environment["MARQUEE_SANITIZE"].flatMap { ["thread", "address"].contains($0) ? $0 : nil }
+let sanitizing: [SwiftSetting] = sanitizer.map { [.unsafeFlags(["-sanitize=\($0)"])] } ?? []
+let linkingSanitizer: [LinkerSetting] = sanitizer.map { [.unsafeFlags(["-sanitize=\($0)"])] } ?? []
 
 let package = Package(
     name: "Marquee",
@@ -45,6 +52,8 @@ let package = Package(
                 // SHA-256, for the hashes of the layout's inline scripts in the pages' policy.
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: sanitizing,
+            linkerSettings: linkingSanitizer,
             plugins: ["EmbedThemePlugin"]),
         // `marquee serve`: the preview server with live reload, and `marquee deploy`.
         .target(
@@ -53,13 +62,15 @@ let package = Package(
                 "MarqueeKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]),
+            ],
+            swiftSettings: sanitizing),
         .executableTarget(
             name: "marquee",
             dependencies: [
                 "MarqueeKit", "MarqueeServer", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: sanitizing,
             // The Swift toolchain exports every public symbol of an executable (35,000 here,
             // NIO and BoringSSL included), and the runtime's start-up `dladdr` reads them all:
             // on every `marquee` run. Nothing looks the program's symbols up by name. (Still a
@@ -67,7 +78,7 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release))]),
         // Fuzz targets: scripts/fuzz builds them with libFuzzer; a normal build replays saved
         // inputs (Tests/FuzzRegressions) instead.
-        .executableTarget(name: "marquee-fuzz", dependencies: ["MarqueeKit"]),
+        .executableTarget(name: "marquee-fuzz", dependencies: ["MarqueeKit"], swiftSettings: sanitizing),
         .testTarget(
             name: "MarqueeKitTests",
             dependencies: [
@@ -77,6 +88,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]),
+            ],
+            swiftSettings: sanitizing),
     ]
 )
