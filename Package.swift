@@ -24,7 +24,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // C libraries from Debian: libcmark-dev (Markdown), libgumbo-dev (HTML5 parsing) and libvips-dev.
@@ -32,6 +31,9 @@ let package = Package(
         .systemLibrary(name: "CGumbo", pkgConfig: "gumbo", providers: [.apt(["libgumbo-dev"])]),
         // libvips-dev: decoding, resizing and encoding images (AVIF through libheif, SVG through librsvg).
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // OpenSSL's libcrypto (libssl-dev), for the SHA-256 hashes of the layout's inline scripts in
+        // the pages' security policy.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // glibc's <malloc.h>, for tuning the allocator in the command-line tool.
         .systemLibrary(name: "CMalloc"),
 
@@ -45,12 +47,10 @@ let package = Package(
         .target(
             name: "MarqueeKit",
             dependencies: [
-                "CCmark", "CGumbo", "CVips",
+                "CCmark", "CGumbo", "CVips", "COpenSSL",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
-                // SHA-256, for the hashes of the layout's inline scripts in the pages' policy.
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: sanitizing,
             linkerSettings: linkingSanitizer,

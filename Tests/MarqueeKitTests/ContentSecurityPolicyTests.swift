@@ -11,6 +11,14 @@ struct ContentSecurityPolicyTests {
         #expect(ContentSecurityPolicy.inlineScripts(in: "<script src=\"a.js\"></script>").isEmpty)
     }
 
+    /// SHA-256 known answers (FIPS 180-2's examples): empty, short and longer than one block.
+    @Test func sha256MatchesTheStandardsExamples() {
+        func hex(_ text: String) -> String { ContentSecurityPolicy.sha256(of: text).map { String(format: "%02x", $0) }.joined() }
+        #expect(hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+
     /// The default layout's one inline script is allowed by its SHA-256 (the expected value is
     /// Python `hashlib`'s), and scripts are otherwise allowed only from the site itself.
     @Test func theDefaultLayoutsScriptIsAllowedByItsHash() throws {

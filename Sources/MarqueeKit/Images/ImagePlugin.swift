@@ -77,9 +77,9 @@ package struct ImagePlugin: Plugin {
             let shown = items[index].images
             var images = shown.compactMap { image -> ImageCandidate? in
                 if let image = processed[image.url] { return Self.candidate(image, isThumbnail: false) }
-                let isLocal = context.localAssets.source(of: image.url) != nil
                 // Tried and failed; or, when images are downloaded, one the item does not show.
-                return isLocal || downloads?.isWeb(image.url) == true ? nil : image
+                let tried = if case .file? = origins[image.url]?.origin { true } else { false }
+                return tried || downloads?.isWeb(image.url) == true ? nil : image
             }
             // The item's downloaded image stands for all its remote candidates.
             var seen: Set<String> = []

@@ -1,4 +1,4 @@
-import Crypto
+import COpenSSL
 import Foundation
 
 /// The Content Security Policy of every page: given in each page's `<meta http-equiv>` and in
@@ -15,9 +15,7 @@ struct ContentSecurityPolicy: Sendable {
     /// The policy for pages made with `layout` (the layout template's text), whose inline
     /// scripts are hashed as written: they must hold no Mustache tags.
     init(layout: String) {
-        let hashes = Self.inlineScripts(in: layout).map { script in
-            "'sha256-" + Data(SHA256.hash(data: Data(script.utf8))).base64EncodedString() + "'"
-        }
+        let hashes = Self.inlineScripts(in: layout).map { "'sha256-" + Self.sha256(of: $0).base64EncodedString() + "'" }
         value = [
             "default-src 'self'",
             (["script-src 'self'"] + hashes).joined(separator: " "),
@@ -29,6 +27,15 @@ struct ContentSecurityPolicy: Sendable {
             "base-uri 'self'",
             "form-action 'self'",
         ].joined(separator: "; ")
+    }
+
+    /// The SHA-256 digest of `text`'s UTF-8 bytes.
+    static func sha256(of text: String) -> Data {
+        let bytes = Array(text.utf8)
+        var digest = [UInt8](repeating: 0, count: 32)
+        // Only fails when OpenSSL cannot allocate its context, as any allocation may.
+        precondition(marquee_sha256(bytes, bytes.count, &digest) == 1, "OpenSSL could not compute a SHA-256 digest")
+        return Data(digest)
     }
 
     /// The texts of the `<script>` elements of `html` that have no `src`.

@@ -31,21 +31,23 @@ struct PageContext {
         values["url"] = .text(root + "items/\(item.slug)/")
         let box = Int(metrics.imageBox)
         if let processed = item.images.lazy.compactMap(\.processed).first {
-            var imageValues = Self.picture(processed.cell, placeholder: processed.placeholder, sizes: "\(box)px", root: root)
-            imageValues["size"] = .number(box)
-            imageValues["loading"] = .text(eager ? "eager" : "lazy")
-            values["image"] = .object(imageValues)
+            values["image"] = .object(Self.inCell(Self.picture(processed.cell, placeholder: processed.placeholder, sizes: "\(box)px", root: root), box: box, eager: eager))
         } else if let image = ImageChoice.bestFit(item.images, box: metrics.imageBox) {
-            var imageValues: TemplateObject = [
-                "src": .text(SiteURL.resolve(image.url, root: root)),
-                "size": .number(box),
-                "sizes": .text("\(box)px"),
-                "isPicture": .flag(false),
-                "loading": .text(eager ? "eager" : "lazy"),
-            ]
+            var imageValues: TemplateObject = ["src": .text(SiteURL.resolve(image.url, root: root)), "sizes": .text("\(box)px"), "isPicture": .flag(false)]
             if let srcset = ImageChoice.srcset(item.images, root: root) { imageValues["srcset"] = .text(srcset) }
-            values["image"] = .object(imageValues)
+            values["image"] = .object(Self.inCell(imageValues, box: box, eager: eager))
         }
+        return values
+    }
+
+    /// An image's values as a cell shows it: in the square box (`size`, also its `width` and
+    /// `height`), loaded at once only on the first screen.
+    private static func inCell(_ image: TemplateObject, box: Int, eager: Bool) -> TemplateObject {
+        var values = image
+        values["size"] = .number(box)
+        values["width"] = .number(box)
+        values["height"] = .number(box)
+        values["loading"] = .text(eager ? "eager" : "lazy")
         return values
     }
 
