@@ -112,7 +112,7 @@ struct MarkupTests {
         let pieces = ["a", "bc", " ", "  ", "\t", "\n", "\r", "\u{0C}", "\u{0B}", "\u{08}", "\u{0E}", "é", "日本", "x y", String(repeating: "word ", count: 7)]
         var shortcuts = 0
         for _ in 0..<20_000 {
-            var text = random.joining(pieces, count: 0...12)
+            let text = random.joining(pieces, count: 0...12)
             let afterSpace = Bool.random(using: &random)
             var collapsed: [UInt8] = []
             var lastWasSpace = afterSpace
