@@ -26,7 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
-        // C libraries from Debian: libcmark-dev (Markdown), libgumbo-dev (HTML5 parsing) and libvips-dev.
+        // C libraries from Debian: libcmark-dev (Markdown), libgumbo-dev (HTML5 parsing), libvips-dev
+        // and libssl-dev.
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
         .systemLibrary(name: "CGumbo", pkgConfig: "gumbo", providers: [.apt(["libgumbo-dev"])]),
         // libvips-dev: decoding, resizing and encoding images (AVIF through libheif, SVG through librsvg).
