@@ -17,7 +17,6 @@ public final class LocalAssets: Sendable {
         /// Source file → path inside the site, and back.
         var byFile: [String: String] = [:]
         var bySitePath: [String: String] = [:]
-        var taken: Set<String> = []
         /// Files copied as they are (images inside descriptions); the others are processed.
         var copied: Set<String> = []
     }
@@ -51,11 +50,10 @@ public final class LocalAssets: Sendable {
             let ext = file.pathExtension.lowercased()
             var candidate = "media/\(name).\(ext)"
             var counter = 2
-            while state.taken.contains(candidate) {
+            while state.bySitePath[candidate] != nil {
                 candidate = "media/\(name)-\(counter).\(ext)"
                 counter += 1
             }
-            state.taken.insert(candidate)
             state.byFile[file.path] = candidate
             state.bySitePath[candidate] = file.path
             return candidate
