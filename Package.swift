@@ -26,12 +26,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
-        // C libraries from Debian: libcmark-dev (Markdown), libgumbo-dev (HTML5 parsing), libvips-dev
+        // C libraries from Debian: libcmark-dev (Markdown), libgumbo-dev (HTML5 parsing), libvips42
         // and libssl-dev.
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
         .systemLibrary(name: "CGumbo", pkgConfig: "gumbo", providers: [.apt(["libgumbo-dev"])]),
-        // libvips-dev: decoding, resizing and encoding images (AVIF through libheif, SVG through librsvg).
-        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // libvips (libvips42): decoding, resizing and encoding images (AVIF through libheif, SVG
+        // through librsvg). Opened when the first image is processed, not linked (see its shim.h).
+        .systemLibrary(name: "CVips"),
         // OpenSSL's libcrypto (libssl-dev), for the SHA-256 hashes of the layout's inline scripts in
         // the pages' security policy.
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),

@@ -156,4 +156,25 @@ struct ImageStageTests {
         #expect(DominantColour.of(rgb: pixels) == "#8c141e")
         #expect(DominantColour.of(rgb: []) == "#808080")
     }
+
+    /// libvips is opened by the first image to process, not linked: `marquee build` of a site
+    /// with no image never loads it, and one with a photo does (the dynamic loader's own log
+    /// says which libraries it opened).
+    @Test func libvipsIsLoadedOnlyForImages() throws {
+        func librariesLoaded(building root: URL) throws -> String {
+            let process = Process()
+            process.executableURL = TestSupport.repository.appending(path: ".build/debug/marquee")
+            process.arguments = ["build", "--root", root.path, "--quiet"]
+            process.environment = ProcessInfo.processInfo.environment.merging(["LD_DEBUG": "files"]) { $1 }
+            let log = Pipe()
+            process.standardError = log
+            try process.run()
+            let text = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(text.suffix(2000))")
+            return text
+        }
+        #expect(!(try librariesLoaded(building: Self.site(photos: [], extra: 3))).contains("libvips.so"))
+        #expect(try librariesLoaded(building: Self.site(photos: ["photo.jpg"])).contains("libvips.so"))
+    }
 }

@@ -11,13 +11,17 @@ package enum Vips {
 
     /// libvips started once for the process (nil message when it started).
     private static let started: String? = {
-        guard marquee_vips_start() == 0 else { return lastError() }
-        return nil
+        var missing: UnsafePointer<CChar>?
+        switch marquee_vips_start(&missing) {
+        case 0: return nil
+        case -2: return "libvips 8 could not be loaded (\(missing.map { String(cString: $0) } ?? "libvips.so.42")); install Debian's libvips42"
+        default: return lastError()
+        }
     }()
 
     private static func lastError() -> String {
-        let text = vips_error_buffer().map { String(cString: $0) } ?? ""
-        vips_error_clear()
+        let text = marquee_vips_error_buffer().map { String(cString: $0) } ?? ""
+        marquee_vips_error_clear()
         // The buffer also keeps what earlier calls that succeeded noted: the last line is this failure's.
         let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         return lines.last { !$0.isEmpty } ?? "libvips failed"
@@ -31,28 +35,28 @@ package enum Vips {
     package final class Image: @unchecked Sendable {
         // @unchecked: a VipsImage is immutable once built, and libvips reference-counts it
         // atomically; it is only read after this value is made.
-        fileprivate let pointer: UnsafeMutablePointer<VipsImage>
+        fileprivate let pointer: OpaquePointer
 
-        fileprivate init(_ pointer: UnsafeMutablePointer<VipsImage>) { self.pointer = pointer }
-        deinit { g_object_unref(pointer) }
+        fileprivate init(_ pointer: OpaquePointer) { self.pointer = pointer }
+        deinit { marquee_vips_unref(pointer) }
 
-        package var width: Int { Int(vips_image_get_width(pointer)) }
-        package var height: Int { Int(vips_image_get_height(pointer)) }
-        package var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
+        package var width: Int { Int(marquee_vips_width(pointer)) }
+        package var height: Int { Int(marquee_vips_height(pointer)) }
+        package var hasAlpha: Bool { marquee_vips_has_alpha(pointer) != 0 }
         /// True when no pixel shows through (no alpha band, or every pixel of it opaque); reads
         /// every pixel of the alpha band.
         package var isOpaque: Bool { marquee_vips_is_opaque(pointer) == 1 }
         /// Pages (frames of an animation, images of a HEIF file).
-        package var pages: Int { Int(vips_image_get_n_pages(pointer)) }
+        package var pages: Int { Int(marquee_vips_pages(pointer)) }
         /// True when the file's orientation tag turns it on its side (its width is its height).
-        package var turnsSideways: Bool { vips_image_get_orientation_swap(pointer) != 0 }
+        package var turnsSideways: Bool { marquee_vips_orientation_swap(pointer) != 0 }
     }
 
     /// The loader libvips picks for `data` (such as `VipsForeignLoadJpegBuffer`), nil when none knows it.
     package static func loader(for data: Data) throws(Failure) -> String? {
         try start()
         let name = data.withUnsafeBytes { marquee_vips_loader($0.baseAddress, $0.count) }
-        vips_error_clear()
+        marquee_vips_error_clear()
         return name.map { String(cString: $0) }
     }
 
@@ -68,7 +72,7 @@ package enum Vips {
     /// outside, with `crop`), shrinking while decoding where the format allows it.
     package static func thumbnail(of data: Data, width: Int, height: Int, crop: Bool) throws(Failure) -> Image {
         try start()
-        var out: UnsafeMutablePointer<VipsImage>?
+        var out: OpaquePointer?
         let status = data.withUnsafeBytes {
             marquee_vips_thumbnail_buffer($0.baseAddress, $0.count, &out, Int32(width), Int32(height), crop ? 1 : 0)
         }
@@ -77,7 +81,7 @@ package enum Vips {
 
     /// `image` scaled down as ``thumbnail(of:width:height:crop:)`` does.
     package static func thumbnail(of image: Image, width: Int, height: Int, crop: Bool) throws(Failure) -> Image {
-        var out: UnsafeMutablePointer<VipsImage>?
+        var out: OpaquePointer?
         return try made(marquee_vips_thumbnail_image(image.pointer, &out, Int32(width), Int32(height), crop ? 1 : 0), out)
     }
 
@@ -91,14 +95,14 @@ package enum Vips {
     /// The pixels of `image` squashed to `width` × `height`, as 8-bit sRGB triples (alpha
     /// flattened onto mid grey).
     package static func rgbPixels(of image: Image, width: Int, height: Int) throws(Failure) -> [UInt8] {
-        var small: UnsafeMutablePointer<VipsImage>?
+        var small: OpaquePointer?
         let squashed = try made(marquee_vips_squash(image.pointer, &small, Int32(width), Int32(height)), small)
-        var rgb: UnsafeMutablePointer<VipsImage>?
+        var rgb: OpaquePointer?
         let converted = try made(marquee_vips_srgb8(squashed.pointer, &rgb, 128), rgb)
         var length = 0
-        guard let memory = vips_image_write_to_memory(converted.pointer, &length) else { throw Failure(message: lastError()) }
-        defer { g_free(memory) }
-        let bands = Int(vips_image_get_bands(converted.pointer))
+        guard let memory = marquee_vips_write_to_memory(converted.pointer, &length) else { throw Failure(message: lastError()) }
+        defer { marquee_vips_free(memory) }
+        let bands = Int(marquee_vips_bands(converted.pointer))
         let bytes = UnsafeRawBufferPointer(start: memory, count: length)
         guard bands >= 3 else { return bytes.flatMap { [$0, $0, $0] } }
         return stride(from: 0, to: length - bands + 1, by: bands).flatMap { [bytes[$0], bytes[$0 + 1], bytes[$0 + 2]] }
@@ -117,11 +121,11 @@ package enum Vips {
         case .png: marquee_vips_save_png(image.pointer, &buffer, &length)
         }
         guard status == 0, let buffer else { throw Failure(message: lastError()) }
-        defer { g_free(buffer) }
+        defer { marquee_vips_free(buffer) }
         return Data(bytes: buffer, count: length)
     }
 
-    private static func made(_ status: Int32, _ image: UnsafeMutablePointer<VipsImage>?) throws(Failure) -> Image {
+    private static func made(_ status: Int32, _ image: OpaquePointer?) throws(Failure) -> Image {
         guard status == 0, let image else { throw Failure(message: lastError()) }
         return Image(image)
     }
