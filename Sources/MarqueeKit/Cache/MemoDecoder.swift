@@ -78,11 +78,9 @@ private struct ValueDecoder: SingleValueDecodingContainer {
 private final class RecordDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private let members: MemoInput
     private let count: Int
-    /// The next member in written order, and its number. Not checked for exclusive access at
-    /// run time (as ``MemoOutput/bytes``): one thread decodes one value, and the accesses are
-    /// plain reads and assignments.
-    @exclusivity(unchecked) private var next: MemoInput
-    @exclusivity(unchecked) private var nextNumber = 0
+    /// The next member in written order, and its number.
+    private var next: MemoInput
+    private var nextNumber = 0
     var codingPath: [any CodingKey] { [] }
 
     init(_ input: MemoInput) throws {

@@ -49,10 +49,8 @@ enum MemoTag: UInt8 {
 /// The bytes being encoded, shared by the containers of one value, and only by them: one encode
 /// call on one thread owns it.
 final class MemoOutput {
-    /// Not checked for exclusive access at run time: the check, made on every access to a class's
-    /// property, cost more than the encoding. The accesses are the short `inout` calls here, on
-    /// the one thread that encodes, and never overlap.
-    @exclusivity(unchecked) private(set) var bytes: [UInt8]
+    /// The encoding so far.
+    private(set) var bytes: [UInt8]
 
     init() {
         bytes = []
