@@ -31,8 +31,8 @@ let package = Package(
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
         .systemLibrary(name: "CGumbo", pkgConfig: "gumbo", providers: [.apt(["libgumbo-dev"])]),
         // libvips (libvips42): decoding, resizing and encoding images (AVIF through libheif, SVG
-        // through librsvg). Opened when the first image is processed, not linked (see its shim.h).
-        .systemLibrary(name: "CVips"),
+        // through librsvg). Opened when the first image is processed, not linked (see CVips.h).
+        .target(name: "CVips"),
         // OpenSSL's libcrypto (libssl-dev), for the SHA-256 hashes of the layout's inline scripts in
         // the pages' security policy.
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),

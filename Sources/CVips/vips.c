@@ -1,15 +1,8 @@
-// libvips, loaded when the first image is processed rather than linked: libvips and the
-// ninety libraries it needs take longer to load than the rest of Marquee's start, and most
-// builds have no image to process. So this header declares the part of libvips' C API that
-// Marquee calls (its stable ABI, libvips.so.42, from libvips 8's headers) and looks each
-// function up once the library is opened.
-//
-// Each wrapper names the options Marquee sets: libvips takes its options as NULL-terminated
-// variadic lists, which Swift cannot call.
+// The functions of CVips.h: libvips opened with dlopen, its functions found with dlsym, and
+// called with the options Marquee sets. One file, so that the table of functions exists once.
 #include <dlfcn.h>
-#include <stddef.h>
+#include "CVips.h"
 
-typedef struct _VipsImage VipsImage;
 /// A libvips reference-counted array (VipsArrayDouble is one).
 typedef struct _VipsArea VipsArea;
 
@@ -65,23 +58,12 @@ enum {
     F(int, vips_pngsave_buffer, (VipsImage *in, void **buffer, size_t *length, ...))
 
 #define MARQUEE_VIPS_POINTER(result, name, parameters) result (*name) parameters;
-struct marquee_vips_functions { MARQUEE_VIPS_FUNCTIONS(MARQUEE_VIPS_POINTER) };
-
-/// The functions, found by marquee_vips_start. (A static inside a function, not a global: Swift
-/// emits the C functions it calls, with their statics, but not globals it does not name. Only
-/// Vips.swift includes this header, so the table exists once.)
-static inline struct marquee_vips_functions *marquee_vips_functions(void) {
-    static struct marquee_vips_functions functions;
-    return &functions;
-}
-#define marquee_vips (*marquee_vips_functions())
+/// The functions, found by marquee_vips_start.
+static struct { MARQUEE_VIPS_FUNCTIONS(MARQUEE_VIPS_POINTER) } marquee_vips;
 
 static void marquee_vips_drop_log(const char *domain, int level, const char *message, void *data) {}
 
-/// Loads and starts libvips, once per process: 0 on success, -1 when libvips could not start
-/// (its error buffer says why), -2 when the library or a function is missing (`missing` then
-/// says which).
-static inline int marquee_vips_start(const char **missing) {
+int marquee_vips_start(const char **missing) {
     void *library = dlopen("libvips.so.42", RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         *missing = dlerror();
@@ -110,61 +92,46 @@ static inline int marquee_vips_start(const char **missing) {
     return 0;
 }
 
-/// libvips' error buffer: what failed since it was last cleared.
-static inline const char *marquee_vips_error_buffer(void) { return marquee_vips.vips_error_buffer(); }
-static inline void marquee_vips_error_clear(void) { marquee_vips.vips_error_clear(); }
+const char *marquee_vips_error_buffer(void) { return marquee_vips.vips_error_buffer(); }
+void marquee_vips_error_clear(void) { marquee_vips.vips_error_clear(); }
 
-/// Releases an image (or any libvips object).
-static inline void marquee_vips_unref(VipsImage *image) { marquee_vips.g_object_unref(image); }
-/// Frees memory libvips handed over (an encoded buffer, pixels written to memory).
-static inline void marquee_vips_free(void *memory) { marquee_vips.g_free(memory); }
+void marquee_vips_unref(VipsImage *image) { marquee_vips.g_object_unref(image); }
+void marquee_vips_free(void *memory) { marquee_vips.g_free(memory); }
 
-static inline int marquee_vips_width(VipsImage *image) { return marquee_vips.vips_image_get_width(image); }
-static inline int marquee_vips_height(VipsImage *image) { return marquee_vips.vips_image_get_height(image); }
-static inline int marquee_vips_bands(VipsImage *image) { return marquee_vips.vips_image_get_bands(image); }
-static inline int marquee_vips_has_alpha(VipsImage *image) { return marquee_vips.vips_image_hasalpha(image); }
-static inline int marquee_vips_pages(VipsImage *image) { return marquee_vips.vips_image_get_n_pages(image); }
-/// Nonzero when the orientation tag turns the image on its side.
-static inline int marquee_vips_orientation_swap(VipsImage *image) { return marquee_vips.vips_image_get_orientation_swap(image); }
+int marquee_vips_width(VipsImage *image) { return marquee_vips.vips_image_get_width(image); }
+int marquee_vips_height(VipsImage *image) { return marquee_vips.vips_image_get_height(image); }
+int marquee_vips_bands(VipsImage *image) { return marquee_vips.vips_image_get_bands(image); }
+int marquee_vips_has_alpha(VipsImage *image) { return marquee_vips.vips_image_hasalpha(image); }
+int marquee_vips_pages(VipsImage *image) { return marquee_vips.vips_image_get_n_pages(image); }
+int marquee_vips_orientation_swap(VipsImage *image) { return marquee_vips.vips_image_get_orientation_swap(image); }
 
-/// The image's pixels, band-interleaved, in memory the caller frees with marquee_vips_free.
-static inline void *marquee_vips_write_to_memory(VipsImage *image, size_t *length) {
+void *marquee_vips_write_to_memory(VipsImage *image, size_t *length) {
     return marquee_vips.vips_image_write_to_memory(image, length);
 }
 
-/// The name of the loader libvips would use for these bytes ("jpegload_buffer"), or NULL.
-static inline const char *marquee_vips_loader(const void *data, size_t length) {
+const char *marquee_vips_loader(const void *data, size_t length) {
     return marquee_vips.vips_foreign_find_load_buffer(data, length);
 }
 
-/// An image whose header is read and whose pixels are not decoded yet; NULL on error.
-static inline VipsImage *marquee_vips_header(const void *data, size_t length) {
+VipsImage *marquee_vips_header(const void *data, size_t length) {
     return marquee_vips.vips_image_new_from_buffer(data, length, "", NULL);
 }
 
-/// Decodes, shrinking while loading where the format allows it, and scales to fit
-/// width × height (crop: fill the box and cut what is outside, from the centre). Never enlarges.
-/// Fails on anything the decoder warns about: libjpeg reports a file cut short only as a warning.
-/// (libvips 8.14 passes its loader only the option string, not the thumbnail's own fail_on.)
-static inline int marquee_vips_thumbnail_buffer(const void *data, size_t length, VipsImage **out, int width, int height, int crop) {
+int marquee_vips_thumbnail_buffer(const void *data, size_t length, VipsImage **out, int width, int height, int crop) {
     return marquee_vips.vips_thumbnail_buffer((void *)data, length, out, width, "height", height, "size", MARQUEE_VIPS_SIZE_DOWN,
         "crop", crop ? MARQUEE_VIPS_INTERESTING_CENTRE : MARQUEE_VIPS_INTERESTING_NONE, "option_string", "fail_on=warning", NULL);
 }
 
-/// As marquee_vips_thumbnail_buffer, from an image already decoded.
-static inline int marquee_vips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height, int crop) {
+int marquee_vips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height, int crop) {
     return marquee_vips.vips_thumbnail_image(in, out, width, "height", height, "size", MARQUEE_VIPS_SIZE_DOWN,
         "crop", crop ? MARQUEE_VIPS_INTERESTING_CENTRE : MARQUEE_VIPS_INTERESTING_NONE, NULL);
 }
 
-/// The image's pixels computed once and held in memory, for several renditions made from them.
-static inline VipsImage *marquee_vips_copy_memory(VipsImage *in) {
+VipsImage *marquee_vips_copy_memory(VipsImage *in) {
     return marquee_vips.vips_image_copy_memory(in);
 }
 
-/// 1 when the image has no alpha band or every pixel of it is opaque, 0 when some pixel shows
-/// through, -1 on error.
-static inline int marquee_vips_is_opaque(VipsImage *in) {
+int marquee_vips_is_opaque(VipsImage *in) {
     if (!marquee_vips.vips_image_hasalpha(in)) return 1;
     VipsImage *alpha = NULL;
     double lowest = 0;
@@ -177,13 +144,11 @@ static inline int marquee_vips_is_opaque(VipsImage *in) {
     return lowest >= opaque;
 }
 
-/// The image scaled to exactly width × height (for the placeholder's colour).
-static inline int marquee_vips_squash(VipsImage *in, VipsImage **out, int width, int height) {
+int marquee_vips_squash(VipsImage *in, VipsImage **out, int width, int height) {
     return marquee_vips.vips_thumbnail_image(in, out, width, "height", height, "size", MARQUEE_VIPS_SIZE_FORCE, NULL);
 }
 
-/// The image as 8-bit sRGB with three bands, its alpha flattened onto `grey`.
-static inline int marquee_vips_srgb8(VipsImage *in, VipsImage **out, double grey) {
+int marquee_vips_srgb8(VipsImage *in, VipsImage **out, double grey) {
     VipsImage *flat = NULL, *rgb = NULL;
     if (marquee_vips.vips_image_hasalpha(in)) {
         VipsArea *background = marquee_vips.vips_array_double_newv(1, grey);
@@ -202,20 +167,20 @@ static inline int marquee_vips_srgb8(VipsImage *in, VipsImage **out, double grey
     return failed;
 }
 
-static inline int marquee_vips_save_avif(VipsImage *in, void **buffer, size_t *length, int quality, int effort) {
+int marquee_vips_save_avif(VipsImage *in, void **buffer, size_t *length, int quality, int effort) {
     return marquee_vips.vips_heifsave_buffer(in, buffer, length, "Q", quality, "compression", MARQUEE_VIPS_HEIF_COMPRESSION_AV1,
         "effort", effort, "strip", 1, NULL);
 }
 
-static inline int marquee_vips_save_webp(VipsImage *in, void **buffer, size_t *length, int quality, int effort) {
+int marquee_vips_save_webp(VipsImage *in, void **buffer, size_t *length, int quality, int effort) {
     return marquee_vips.vips_webpsave_buffer(in, buffer, length, "Q", quality, "effort", effort, "strip", 1, NULL);
 }
 
-static inline int marquee_vips_save_jpeg(VipsImage *in, void **buffer, size_t *length, int quality) {
+int marquee_vips_save_jpeg(VipsImage *in, void **buffer, size_t *length, int quality) {
     return marquee_vips.vips_jpegsave_buffer(in, buffer, length, "Q", quality, "strip", 1, "optimize_coding", 1,
         "interlace", 1, NULL);
 }
 
-static inline int marquee_vips_save_png(VipsImage *in, void **buffer, size_t *length) {
+int marquee_vips_save_png(VipsImage *in, void **buffer, size_t *length) {
     return marquee_vips.vips_pngsave_buffer(in, buffer, length, "strip", 1, NULL);
 }
