@@ -55,19 +55,15 @@ package struct LayoutEngine: Sendable {
         let measuredBlocks = description.map {
             lineBreaker.measure($0.runs, size: metrics.bodyFontSize, preformatted: $0.kind == .preformatted)
         }
+        let widths = metrics.breakpoints.map { metrics.textWidth(at: $0, template: template) }
         var counts = LineCounts(
-            title: [], description: [], blocks: description.count,
-            isEstimated: !measuredTitle.isCovered || !measuredBlocks.allSatisfy(\.isCovered))
-        for breakpoint in metrics.breakpoints {
-            let width = metrics.textWidth(at: breakpoint, template: template)
-            counts.title.append(lineBreaker.lineCount(measuredTitle, width: width))
-            var lines = 0
-            for (block, text) in zip(description, measuredBlocks) {
-                var blockWidth = width
-                if case .listItem(let level) = block.kind { blockWidth -= Double(level) * metrics.listIndent }
-                lines += lineBreaker.lineCount(text, width: blockWidth)
-            }
-            counts.description.append(lines)
+            title: Array(repeating: 0, count: widths.count), description: Array(repeating: 0, count: widths.count),
+            blocks: description.count, isEstimated: !measuredTitle.isCovered || !measuredBlocks.allSatisfy(\.isCovered))
+        lineBreaker.addLineCounts(measuredTitle, widths: widths, indent: 0, to: &counts.title)
+        for (block, text) in zip(description, measuredBlocks) {
+            var indent = 0.0
+            if case .listItem(let level) = block.kind { indent = Double(level) * metrics.listIndent }
+            lineBreaker.addLineCounts(text, widths: widths, indent: indent, to: &counts.description)
         }
         return counts
     }

@@ -3,8 +3,9 @@
 /// question marks, before an opening bracket that follows punctuation, around CJK ideographs, at
 /// forced breaks, and inside a word only when the word alone overflows a line.
 ///
-/// Text is measured once (``measure(_:size:)``) and can then be broken at any number of widths
-/// cheaply: the layout engine asks for three breakpoints per block.
+/// Text is measured once (``measure(_:size:preformatted:)``) and can then be broken at any number
+/// of widths cheaply: the layout engine breaks each block at every breakpoint's width in one pass
+/// (``addLineCounts(_:widths:indent:to:)``).
 package struct LineBreaker: Sendable {
     /// Measures the glyphs.
     package let measurer: TextMeasurer
@@ -156,17 +157,27 @@ package struct LineBreaker: Sendable {
 
     /// The number of lines measured text takes at `width` pixels.
     package func lineCount(_ text: MeasuredText, width: Double) -> Int {
-        var line = Line(maxWidth: max(width, 1))
+        var count = [0]
+        addLineCounts(text, widths: [width], indent: 0, to: &count)
+        return count[0]
+    }
+
+    /// Adds the number of lines measured text takes at each of `widths` less `indent` to
+    /// `counts`, placing each word at every width in one pass over the words.
+    package func addLineCounts(_ text: MeasuredText, widths: [Double], indent: Double, to counts: inout [Int]) {
+        var lines = widths.map { Line(maxWidth: max($0 - indent, 1)) }
         let advances = text.advances.span
         for piece in text.pieces {
-            if piece.isForcedBreak {
-                line.forceBreak()
-            } else {
-                line.place(piece.start..<piece.end, width: piece.width, advances)
-                line.width += piece.spaceAfter
+            for index in lines.indices {
+                if piece.isForcedBreak {
+                    lines[index].forceBreak()
+                } else {
+                    lines[index].place(piece.start..<piece.end, width: piece.width, advances)
+                    lines[index].width += piece.spaceAfter
+                }
             }
         }
-        return line.count
+        for (index, line) in zip(counts.indices, lines) { counts[index] += line.count }
     }
 
     /// Characters a line may not start with (UAX #14 classes CL, CP, EX, IS and some NS): the
