@@ -37,12 +37,12 @@ public final class OutputSet: Sendable {
     private let previousIsComparable: Bool
 
     init(
-        staged: StagedOutput, previous: BuildState?, environment: String,
+        staged: StagedOutput, previousIsComparable: Bool,
         postProcess: @escaping @Sendable (inout OutputFile) throws(BuildError) -> Void
     ) {
         self.staged = staged
         self.postProcess = postProcess
-        previousIsComparable = previous?.environment == environment
+        self.previousIsComparable = previousIsComparable
     }
 
     /// Adds a file; a later file with the same path replaces an earlier one. Throws when the path
