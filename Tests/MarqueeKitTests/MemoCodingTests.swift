@@ -110,6 +110,24 @@ struct MemoCodingTests {
 
 extension MemoCodingTests {
     /// Lists nested a hundred thousand deep (a damaged file) throw instead of exhausting the stack.
+    /// Line counts and movie records are stored as lists of numbers: a list of another shape
+    /// (from a damaged entry) throws, and the memo then works the value out again.
+    @Test func numberListsOfAnotherShapeThrow() throws {
+        func read<Value: Codable, Number: Codable>(_ type: Value.Type, from numbers: [Number]) throws -> Value {
+            let bytes = try MemoEncoder.encode(numbers)
+            return try MemoDecoder.decode(type, from: bytes, in: 0..<bytes.count)
+        }
+        #expect(try read(LayoutEngine.LineCounts.self, from: [4, 1, 2, 1, 1, 3, 2]) == LayoutEngine.LineCounts(title: [1, 1], description: [3, 2], blocks: 4, isEstimated: true))
+        for numbers: [Int] in [[], [4, 1], [4, 1, 3, 1, 1], [4, 1, -1, 2]] {
+            #expect(throws: DecodingError.self) { try read(LayoutEngine.LineCounts.self, from: numbers) }
+        }
+        let record = MovieRecord(idState: 9, bodyDigest: 8, title: 0, description: 5, intro: nil, photo: 2, photoIsLocal: true)
+        #expect(try read(MovieRecord.self, from: [9, 8, 0, 5, 0, 3, 1] as [UInt64]) == record)
+        for numbers: [UInt64] in [[1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6, 2], [1, 2, 3, 4, 5, 6, 0, 0], [1, 2, .max, 4, 5, 6, 0]] {
+            #expect(throws: DecodingError.self) { try read(MovieRecord.self, from: numbers) }
+        }
+    }
+
     @Test func deepNestingThrows() {
         let bytes = [UInt8](repeating: 0, count: 500_000).enumerated().map { $0.offset % 5 == 0 ? MemoTag.list.rawValue : $0.offset % 5 == 1 ? 1 : 0 }
         #expect(throws: (any Error).self) { try MemoDecoder.decode([[Int]].self, from: bytes, in: 0..<bytes.count) }

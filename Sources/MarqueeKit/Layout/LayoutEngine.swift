@@ -45,6 +45,25 @@ package struct LayoutEngine: Sendable {
             self.blocks = blocks
             self.isEstimated = isEstimated
         }
+
+        /// Read from one list of numbers, as ``encode(to:)`` writes it: a rebuild reads the
+        /// counts of every item, and the memo reads a list of integers at once, where a record's
+        /// members each go through a keyed container.
+        package init(from decoder: any Decoder) throws {
+            let numbers = try decoder.singleValueContainer().decode([Int].self)
+            guard numbers.count >= 3, case let titles = numbers[2], titles >= 0, titles <= numbers.count - 3 else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not line counts"))
+            }
+            self.init(
+                title: Array(numbers[3..<3 + titles]), description: Array(numbers[(3 + titles)...]),
+                blocks: numbers[0], isEstimated: numbers[1] != 0)
+        }
+
+        /// `[blocks, isEstimated, title.count] + title + description`.
+        package func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode([blocks, isEstimated ? 1 : 0, title.count] + title + description)
+        }
     }
 
     /// Measures a title and description at every breakpoint.

@@ -18,6 +18,38 @@ struct MovieRecord: Equatable, Codable {
 }
 
 extension MovieRecord {
+    /// Read from one list of numbers, as ``encode(to:)`` writes it: a rebuild reads the record
+    /// of every movie, and the memo reads a list of integers at once, where a record's members
+    /// each go through a keyed container.
+    init(from decoder: any Decoder) throws {
+        let numbers = try decoder.singleValueContainer().decode([UInt64].self)
+        func offset(_ number: UInt64) throws -> Int {
+            guard let offset = Int(exactly: number) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a movie record"))
+            }
+            return offset
+        }
+        guard numbers.count == 7, numbers[6] <= 1 else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a movie record"))
+        }
+        self.init(
+            idState: numbers[0], bodyDigest: numbers[1], title: try offset(numbers[2]), description: try offset(numbers[3]),
+            intro: numbers[4] == 0 ? nil : try offset(numbers[4] - 1), photo: numbers[5] == 0 ? nil : try offset(numbers[5] - 1),
+            photoIsLocal: numbers[6] == 1)
+    }
+
+    /// `[idState, bodyDigest, title, description, intro + 1, photo + 1, photoIsLocal]`, with 0
+    /// for a missing intro or photo.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode([
+            idState, bodyDigest, UInt64(title), UInt64(description), intro.map { UInt64($0) + 1 } ?? 0,
+            photo.map { UInt64($0) + 1 } ?? 0, photoIsLocal ? 1 : 0,
+        ])
+    }
+}
+
+extension MovieRecord {
     /// The record of a movie read as `fields` and `photo` from `range` of `list`; nil when its
     /// members cannot be found again there (then it is simply read again next time).
     init?(_ fields: MovieListSource.MovieFields, _ photo: MovieListSource.Photo, at range: Range<Int>, in list: [UInt8]) {
