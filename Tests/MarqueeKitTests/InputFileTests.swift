@@ -15,7 +15,25 @@ struct InputFileTests {
             try Data(bytes).write(to: file)
             let read = try InputFile.read(file, display: "input.json")
             #expect(read.count == size)
-            #expect(read == Data(bytes))
+            #expect(read == bytes)
+        }
+    }
+
+    /// A folder or a named pipe where an input file should be is refused by name, at once: a
+    /// pipe is never read (which would wait for a writer forever).
+    @Test func foldersAndPipesAreRefused() throws {
+        let folder = try TestSupport.temporaryFolder()
+        let pipe = folder.appending(path: "movies.json")
+        #expect(mkfifo(pipe.path, 0o600) == 0)
+        let inner = folder.appending(path: "feed.xml")
+        try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
+        for (file, display) in [(pipe, "movies.json"), (inner, "feed.xml")] {
+            #expect {
+                _ = try InputFile.read(file, display: display)
+            } throws: { error in
+                let error = error as? BuildError
+                return error?.file == display && error?.message.contains("not a regular file") == true
+            }
         }
     }
 }

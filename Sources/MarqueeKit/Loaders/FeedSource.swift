@@ -41,7 +41,7 @@ package struct FeedSource: Plugin {
         switch location {
         case .file(let file):
             let display = context.displayPath(file)
-            let data = try InputFile.read(file, display: display)
+            let data = Data(try InputFile.read(file, display: display))
             let folder = file.deletingLastPathComponent()
             // Relative image paths in a local feed name files beside it.
             feed = try FeedParser.parse(data, display: display, intro: intro, localImage: { reference in

@@ -48,7 +48,7 @@ package struct MovieListSource: Plugin {
         switch location {
         case .file(let file):
             let display = context.displayPath(file)
-            return try items([UInt8](InputFile.read(file, display: display)), folder: file.deletingLastPathComponent(), display: display, context: context)
+            return try items(InputFile.read(file, display: display), folder: file.deletingLastPathComponent(), display: display, context: context)
         case .remote(let url):
             // Relative photos and links in a remote list are addresses beside it on its server.
             let folder = url.deletingLastPathComponent()

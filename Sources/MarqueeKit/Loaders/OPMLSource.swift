@@ -22,7 +22,7 @@ struct OPMLSource: Plugin {
         switch location {
         case .file(let file):
             let display = context.displayPath(file)
-            feeds = try OPMLFeed.feeds(in: InputFile.read(file, display: display), display: display, warn: { line, message in
+            feeds = try OPMLFeed.feeds(in: Data(InputFile.read(file, display: display)), display: display, warn: { line, message in
                 context.warn(BuildWarning(file: "\(display):\(line)", message))
             })
         case .remote(let url):
