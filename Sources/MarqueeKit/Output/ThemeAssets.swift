@@ -4,7 +4,7 @@ import Foundation
 /// (`assets/marquee.3f9c2a1b.css`) so hosts can cache them forever.
 package struct ThemeAssets: Sendable {
     /// Path inside the site → contents.
-    package let files: [String: Data]
+    package let files: [String: Contents]
     /// Path inside the site → a hash of its contents (``StableHasher``), so that a rebuild keeps
     /// the output's copy without reading it back (see ``OutputSet/reuse(_:digest:)``).
     package let digests: [String: UInt64]
@@ -21,26 +21,43 @@ package struct ThemeAssets: Sendable {
     /// The fallback font file (CJK), loaded by browsers only for the code points it covers.
     package let fallbackFont: String
 
+    /// An asset's bytes: held, or a file read only when the asset is written. The fonts are
+    /// megabytes, and a rebuild that finds them in the output as it left them never reads them.
+    package enum Contents: Sendable {
+        case data(Data)
+        case file(URL)
+
+        /// The bytes (the file as it is now).
+        package func bytes() throws(BuildError) -> Data {
+            switch self {
+            case .data(let data): data
+            case .file(let url): try FontCache.shared.bytes(of: url)
+            }
+        }
+    }
+
     /// Fingerprints the theme's assets. `themeFiles` are the files under `Templates/assets/`;
     /// the fonts' digests come through `fontDigests`.
     static func make(themeFiles: [String: Data], metrics: ThemeMetrics, fontDigests: FileDigestCache = FileDigestCache(file: nil)) throws(BuildError) -> ThemeAssets {
-        var files: [String: Data] = [:], digests: [String: UInt64] = [:]
-        func add(_ logicalPath: String, _ data: Data, digest: UInt64? = nil) -> String {
-            let digest = digest ?? StableHasher.value(of: data)
+        var files: [String: Contents] = [:], digests: [String: UInt64] = [:]
+        func add(_ logicalPath: String, _ contents: Contents, digest: UInt64) -> String {
             let path = fingerprinted(logicalPath, digest: digest)
-            files[path] = data
+            files[path] = contents
             digests[path] = digest
             return path
         }
+        func add(_ logicalPath: String, _ data: Data) -> String {
+            add(logicalPath, .data(data), digest: StableHasher.value(of: data))
+        }
         func addFont(_ logicalPath: String, _ font: URL) throws(BuildError) -> String {
-            let data = try FontCache.shared.bytes(of: font)
-            return add(logicalPath, data, digest: try fontDigests.digest(of: font.path) { () throws(BuildError) in data })
+            let digest = try fontDigests.digest(of: font.path) { () throws(BuildError) in try FontCache.shared.bytes(of: font) }
+            return add(logicalPath, .file(font), digest: digest)
         }
         let regular = try addFont("assets/fonts/marquee-sans.ttf", metrics.regularFont)
         let bold = try addFont("assets/fonts/marquee-sans-bold.ttf", metrics.boldFont)
         let fallback = try addFont("assets/fonts/marquee-fallback.ttf", metrics.fallbackFont)
-        if let license = try? Data(contentsOf: metrics.fontLicense) { files["assets/fonts/LICENSE.txt"] = license }
-        if let license = try? Data(contentsOf: metrics.fallbackFontLicense) { files["assets/fonts/LICENSE-fallback.txt"] = license }
+        if let license = try? Data(contentsOf: metrics.fontLicense) { files["assets/fonts/LICENSE.txt"] = .data(license) }
+        if let license = try? Data(contentsOf: metrics.fallbackFontLicense) { files["assets/fonts/LICENSE-fallback.txt"] = .data(license) }
 
         // Font URLs in the stylesheet are relative to the stylesheet's folder (assets/).
         func relative(_ path: String) -> String { String(path.dropFirst("assets/".count)) }
@@ -51,9 +68,10 @@ package struct ThemeAssets: Sendable {
         let script = add("assets/marquee.js", themeFiles["assets/marquee.js"] ?? Data())
         let filterScript = add("assets/filter.js", themeFiles["assets/filter.js"] ?? Data())
         for (path, data) in themeFiles where !["assets/marquee.css", "assets/marquee.js", "assets/filter.js"].contains(path) {
-            files[path] = data
+            files[path] = .data(data)
+            digests[path] = StableHasher.value(of: data)
         }
-        for (path, data) in files where digests[path] == nil { digests[path] = StableHasher.value(of: data) }
+        for (path, contents) in files where digests[path] == nil { digests[path] = StableHasher.value(of: try contents.bytes()) }
         return ThemeAssets(
             files: files, digests: digests, stylesheet: stylesheet, script: script, filterScript: filterScript, regularFont: regular, boldFont: bold,
             fallbackFont: fallback)
