@@ -49,6 +49,11 @@ package struct ThemeAssets: Sendable {
         func add(_ logicalPath: String, _ data: Data) -> String {
             add(logicalPath, .data(data), digest: StableHasher.value(of: data))
         }
+        /// A file kept under its own name (licences, the theme's other assets).
+        func addUnnamed(_ path: String, _ data: Data) {
+            files[path] = .data(data)
+            digests[path] = StableHasher.value(of: data)
+        }
         func addFont(_ logicalPath: String, _ font: URL) throws(BuildError) -> String {
             let digest = try fontDigests.digest(of: font.path) { () throws(BuildError) in try FontCache.shared.bytes(of: font) }
             return add(logicalPath, .file(font), digest: digest)
@@ -56,8 +61,8 @@ package struct ThemeAssets: Sendable {
         let regular = try addFont("assets/fonts/marquee-sans.ttf", metrics.regularFont)
         let bold = try addFont("assets/fonts/marquee-sans-bold.ttf", metrics.boldFont)
         let fallback = try addFont("assets/fonts/marquee-fallback.ttf", metrics.fallbackFont)
-        if let license = try? Data(contentsOf: metrics.fontLicense) { files["assets/fonts/LICENSE.txt"] = .data(license) }
-        if let license = try? Data(contentsOf: metrics.fallbackFontLicense) { files["assets/fonts/LICENSE-fallback.txt"] = .data(license) }
+        if let license = try? Data(contentsOf: metrics.fontLicense) { addUnnamed("assets/fonts/LICENSE.txt", license) }
+        if let license = try? Data(contentsOf: metrics.fallbackFontLicense) { addUnnamed("assets/fonts/LICENSE-fallback.txt", license) }
 
         // Font URLs in the stylesheet are relative to the stylesheet's folder (assets/).
         func relative(_ path: String) -> String { String(path.dropFirst("assets/".count)) }
@@ -68,10 +73,8 @@ package struct ThemeAssets: Sendable {
         let script = add("assets/marquee.js", themeFiles["assets/marquee.js"] ?? Data())
         let filterScript = add("assets/filter.js", themeFiles["assets/filter.js"] ?? Data())
         for (path, data) in themeFiles where !["assets/marquee.css", "assets/marquee.js", "assets/filter.js"].contains(path) {
-            files[path] = .data(data)
-            digests[path] = StableHasher.value(of: data)
+            addUnnamed(path, data)
         }
-        for (path, contents) in files where digests[path] == nil { digests[path] = StableHasher.value(of: try contents.bytes()) }
         return ThemeAssets(
             files: files, digests: digests, stylesheet: stylesheet, script: script, filterScript: filterScript, regularFont: regular, boldFont: bold,
             fallbackFont: fallback)
