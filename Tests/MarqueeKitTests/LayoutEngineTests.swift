@@ -23,13 +23,22 @@ struct LayoutEngineTests {
         #expect(try FontMetrics(contentsOf: ThemeMetrics().regularFont).advance(of: "M", size: 15) == m)
     }
 
-    /// A font that is missing, a folder, or not a font fails the build naming the file.
-    @Test func unusableFontsNameTheFile() {
+    /// A font that is missing, a folder, or not a font fails the build naming the file; so does
+    /// one whose table directory points past its end (and asks for no memory on that account).
+    @Test func unusableFontsNameTheFile() throws {
         let readme = TestSupport.repository.appending(path: "README.md")
+        var directory: [UInt8] = [0, 1, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0]
+        for tag in ["cmap", "head", "hhea", "hmtx", "maxp"] {
+            directory += Array(tag.utf8) + [0, 0, 0, 0] + [0, 0, 0, 92] + [0xFF, 0xFF, 0xFF, 0xFF]
+        }
+        let truncated = FileManager.default.temporaryDirectory.appending(path: "marquee-truncated-\(UUID().uuidString).ttf")
+        try Data(directory).write(to: truncated)
+        defer { try? FileManager.default.removeItem(at: truncated) }
         let cases: [(URL, String)] = [
             (URL(fileURLWithPath: "/nonexistent/marquee-font.ttf"), "cannot read the theme's font"),
             (TestSupport.repository, "cannot read the theme's font"),
             (readme, "not a usable TrueType/OpenType font"),
+            (truncated, "not a usable TrueType/OpenType font: bad head, hhea or maxp table"),
         ]
         for (url, reason) in cases {
             var metrics = ThemeMetrics()

@@ -16,46 +16,41 @@ package struct FontMetrics: Sendable {
 
     /// Reads a font file. Throws a ``BuildError`` naming the file when it is missing or not a font.
     package init(contentsOf url: URL) throws(BuildError) {
-        let data: Data
+        // Only the five tables measuring needs are read: the shipped fallback font is megabytes
+        // of glyph outlines, and every build that lays out text reads it.
+        let parsed = FileIO.readingParts(of: url.path) { read in Result { () throws(FontError) in try Self(readingTables: read) } }
+        guard let parsed else { throw Self.unreadable(url) }
         do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw BuildError(file: url.path, "cannot read the theme's font. Install it with `apt-get install fonts-dejavu-core` (scripts/setup does this).")
-        }
-        try self.init(data: data, of: url)
-    }
-
-    /// Reads the font file `url` whose bytes are `data`.
-    init(data: Data, of url: URL) throws(BuildError) {
-        let parsed = data.withUnsafeBytes { bytes in Result { () throws(BuildError) in try Self(bytes: bytes, of: url) } }
-        self = try parsed.get()
-    }
-
-    /// Reads the font file `url` whose bytes are already in memory.
-    init(bytes: UnsafeRawBufferPointer, of url: URL) throws(BuildError) {
-        do {
-            try self.init(bytes: bytes)
+            self = try parsed.get()
         } catch {
             throw BuildError(file: url.path, "not a usable TrueType/OpenType font: \(error.reason).")
         }
     }
 
+    /// The error of a font file that cannot be read.
+    static func unreadable(_ url: URL) -> BuildError {
+        BuildError(file: url.path, "cannot read the theme's font. Install it with `scripts/setup` (Debian's fonts-dejavu-core and fonts-droid-fallback).")
+    }
+
     struct FontError: Error { let reason: String }
 
-    init(bytes: UnsafeRawBufferPointer) throws(FontError) {
-        let reader = ByteReader(bytes: bytes)
-        guard let tableCount = reader.u16(4) else { throw FontError(reason: "no table directory") }
-        var tables: [String: Int] = [:]
+    /// Reads a font through `read`, which returns the bytes of the file at an offset (fewer at
+    /// its end): the table directory, then each table it needs.
+    init(readingTables read: (_ offset: Int, _ count: Int) -> [UInt8]) throws(FontError) {
+        guard let tableCount = ByteReader(read(0, 12)).u16(4) else { throw FontError(reason: "no table directory") }
+        let directory = ByteReader(read(12, Int(tableCount) * 16))
+        var tables: [String: ByteReader] = [:]
         for index in 0..<Int(tableCount) {
-            let record = 12 + index * 16
-            guard let tag = reader.tag(record), let offset = reader.u32(record + 8) else { throw FontError(reason: "truncated table directory") }
-            tables[tag] = Int(offset)
+            let record = index * 16
+            guard let tag = directory.tag(record), let offset = directory.u32(record + 8), let length = directory.u32(record + 12)
+            else { throw FontError(reason: "truncated table directory") }
+            if ["head", "hhea", "hmtx", "maxp", "cmap"].contains(tag) { tables[tag] = ByteReader(read(Int(offset), Int(length))) }
         }
         guard let head = tables["head"], let hhea = tables["hhea"], let hmtx = tables["hmtx"],
               let maxp = tables["maxp"], let cmap = tables["cmap"]
         else { throw FontError(reason: "missing one of the head, hhea, hmtx, maxp or cmap tables") }
-        guard let units = reader.u16(head + 18), units > 0,
-              let metricCount = reader.u16(hhea + 34), let glyphCount = reader.u16(maxp + 4), metricCount > 0
+        guard let units = head.u16(18), units > 0,
+              let metricCount = hhea.u16(34), let glyphCount = maxp.u16(4), metricCount > 0
         else { throw FontError(reason: "bad head, hhea or maxp table") }
         unitsPerEm = Double(units)
 
@@ -63,7 +58,7 @@ package struct FontMetrics: Sendable {
         var last: UInt16 = 0
         for glyph in 0..<Int(glyphCount) {
             if glyph < Int(metricCount) {
-                guard let advance = reader.u16(hmtx + glyph * 4) else { throw FontError(reason: "truncated hmtx table") }
+                guard let advance = hmtx.u16(glyph * 4) else { throw FontError(reason: "truncated hmtx table") }
                 last = advance
             }
             advances[glyph] = last
@@ -72,7 +67,7 @@ package struct FontMetrics: Sendable {
 
         var bmp = [UInt16](repeating: 0, count: 0x10000)
         var supplementary: [UInt32: UInt16] = [:]
-        try Self.readCmap(reader, at: cmap, bmp: &bmp, supplementary: &supplementary)
+        try Self.readCmap(cmap, bmp: &bmp, supplementary: &supplementary)
         bmpGlyphs = bmp
         supplementaryGlyphs = supplementary
     }
@@ -90,19 +85,19 @@ package struct FontMetrics: Sendable {
         return Double(advances[Int(glyph)]) * size / unitsPerEm
     }
 
-    private static func readCmap(_ reader: ByteReader, at cmap: Int, bmp: inout [UInt16], supplementary: inout [UInt32: UInt16]) throws(FontError) {
-        guard let subtableCount = reader.u16(cmap + 2) else { throw FontError(reason: "bad cmap table") }
+    private static func readCmap(_ reader: ByteReader, bmp: inout [UInt16], supplementary: inout [UInt32: UInt16]) throws(FontError) {
+        guard let subtableCount = reader.u16(2) else { throw FontError(reason: "bad cmap table") }
         var format4: Int?
         var format12: Int?
         for index in 0..<Int(subtableCount) {
-            let record = cmap + 4 + index * 8
+            let record = 4 + index * 8
             guard let platform = reader.u16(record), let encoding = reader.u16(record + 2), let offset = reader.u32(record + 4),
-                  let format = reader.u16(cmap + Int(offset))
+                  let format = reader.u16(Int(offset))
             else { continue }
             let unicode = platform == 0 || (platform == 3 && (encoding == 1 || encoding == 10))
             guard unicode else { continue }
-            if format == 12 { format12 = cmap + Int(offset) }
-            if format == 4 { format4 = cmap + Int(offset) }
+            if format == 12 { format12 = Int(offset) }
+            if format == 4 { format4 = Int(offset) }
         }
         if let table = format12 {
             guard let groups = reader.u32(table + 12) else { throw FontError(reason: "bad cmap format 12") }
@@ -143,9 +138,11 @@ package struct FontMetrics: Sendable {
     }
 }
 
-/// Big-endian reads that return nil past the end instead of trapping.
+/// Big-endian reads from one table that return nil past its end instead of trapping.
 private struct ByteReader {
-    let bytes: UnsafeRawBufferPointer
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     func u16(_ offset: Int) -> UInt16? {
         guard offset >= 0, offset + 2 <= bytes.count else { return nil }
@@ -159,6 +156,6 @@ private struct ByteReader {
 
     func tag(_ offset: Int) -> String? {
         guard offset >= 0, offset + 4 <= bytes.count else { return nil }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 4]), as: UTF8.self)
+        return String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
     }
 }

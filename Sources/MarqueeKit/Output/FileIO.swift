@@ -56,6 +56,31 @@ enum FileIO {
         return complete ? bytes : nil
     }
 
+    /// `body`'s result, given a function that reads the regular file at `path` in parts: the
+    /// bytes at an offset, as many as asked for or as the file still holds. Nil when the file
+    /// cannot be opened or is not a regular file.
+    static func readingParts<T, Failure: Error>(
+        of path: String, _ body: (_ read: (_ offset: Int, _ count: Int) -> [UInt8]) throws(Failure) -> T
+    ) throws(Failure) -> T? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let size = Int(info.st_size)
+        return try body { offset, count in
+            guard offset >= 0, count > 0, offset < size else { return [] }
+            return [UInt8](unsafeUninitializedCapacity: min(count, size - offset)) { buffer, initialized in
+                while initialized < buffer.count {
+                    let read = pread(descriptor, buffer.baseAddress! + initialized, buffer.count - initialized, off_t(offset + initialized))
+                    if read < 0 && errno == EINTR { continue }
+                    guard read > 0 else { break }
+                    initialized += read
+                }
+            }
+        }
+    }
+
     /// Creates or truncates `path` (inside `folder` when given) and writes `contents`; returns
     /// the file's stamp as written (read from the open file: no second path lookup).
     @discardableResult

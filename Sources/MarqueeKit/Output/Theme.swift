@@ -185,7 +185,7 @@ final class FontCache: Sendable {
     /// The font file's bytes, for the site's assets (read for each theme: only the metrics are
     /// kept for the process).
     func bytes(of url: URL) throws(BuildError) -> Data {
-        guard let bytes = FileIO.contents(of: url.path) else { throw Self.unreadable(url) }
+        guard let bytes = FileIO.contents(of: url.path) else { throw FontMetrics.unreadable(url) }
         return bytes
     }
 
@@ -194,14 +194,10 @@ final class FontCache: Sendable {
     func metrics(for url: URL) throws(BuildError) -> FontMetrics {
         let stamp = FileIO.changeStamp(of: url.path)
         if let stamp, let known = cache.withLock({ $0[url.path] }), known.stamp == stamp { return known.metrics }
-        guard let stamp, let bytes = FileIO.contents(of: url.path) else { throw Self.unreadable(url) }
-        let metrics = try FontMetrics(data: bytes, of: url)
+        guard let stamp else { throw FontMetrics.unreadable(url) }
+        let metrics = try FontMetrics(contentsOf: url)
         // Written to while it was read, the file is parsed again next time.
         if FileIO.changeStamp(of: url.path) == stamp { cache.withLock { $0[url.path] = (stamp, metrics) } }
         return metrics
-    }
-
-    private static func unreadable(_ url: URL) -> BuildError {
-        BuildError(file: url.path, "cannot read the theme's font. Install it with `scripts/setup` (Debian's fonts-dejavu-core and fonts-droid-fallback).")
     }
 }

@@ -159,16 +159,11 @@ public struct Item: Sendable {
         case undecodedMarkdown(JSONText, base: URL?)
     }
 
-    /// Holds the fields, shared by the item's copies and never changed: a change makes a new
-    /// one. Items are copied into every stage, listing and page, and copying twenty fields each
-    /// time cost more than changing the few items a stage changes.
-    private final class Storage: Sendable {
-        let fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
-    }
-
-    private var storage: Storage
-    private var fields: Fields { storage.fields }
+    /// The fields, in Swift's own copy-on-write box: an array of one. Items are copied into
+    /// every stage, listing and page, and a copy then shares the fields (one reference); a stage
+    /// changing an item that nothing else holds changes it in place.
+    private var storage: [Fields]
+    private var fields: Fields { storage[0] }
 
     /// Changes the fields: the item no longer is what its origin made (``originDigest``).
     private mutating func change(_ body: (inout Fields) -> Void) {
@@ -180,9 +175,7 @@ public struct Item: Sendable {
 
     /// Changes the fields, keeping the origin.
     private mutating func rewrite(_ body: (inout Fields) -> Void) {
-        var fields = storage.fields
-        body(&fields)
-        storage = Storage(fields)
+        body(&storage[0])
     }
 }
 
@@ -231,10 +224,10 @@ extension Item {
         id: String, source: String, title: String, link: String? = nil, intro: String, storedBody: StoredBody, bodyDigest: UInt64?,
         images: [ImageCandidate], author: String? = nil, date: Date? = nil, tags: [String] = [], originDigest: UInt64? = nil
     ) {
-        storage = Storage(Fields(
+        storage = [Fields(
             id: id, source: source, title: title, link: link, intro: intro, body: storedBody, bodyHTML: "", images: images,
             author: author, date: date, tags: tags, slug: "", cell: nil, badges: [], metadata: ItemMetadata(),
-            markdownRendering: nil, bodyDigest: bodyDigest, bodyHTMLDigest: nil, originDigest: originDigest))
+            markdownRendering: nil, bodyDigest: bodyDigest, bodyHTMLDigest: nil, originDigest: originDigest)]
     }
 
     /// Gives the item an origin again after a built-in stage changed it, when it had one
