@@ -35,8 +35,21 @@ struct BuildMemoTests {
         let fourth = BuildMemo(file: file)
         #expect(fourth.value(String.self, for: 1) == "one")
         fourth.save()
+        // A build that looks nothing up and stores nothing (one that stopped early) keeps the file.
+        BuildMemo(file: file).save()
         let fifth = BuildMemo(file: file)
         #expect(fifth.value(String.self, for: 1) == "one" && fifth.value(String.self, for: 4) == nil && fifth.value(String.self, for: 2) == nil)
+    }
+
+    /// A memo names the program that wrote it: another program starts empty, unless both name
+    /// the same one (the store of fetched documents, kept across upgrades).
+    @Test func anotherProgramStartsEmpty() throws {
+        let file = try TestSupport.temporaryFolder().appending(path: "kept.memo")
+        let first = BuildMemo(file: file, program: "kept")
+        first.store("kept", for: 7)
+        first.save()
+        #expect(BuildMemo(file: file).value(String.self, for: 7) == nil)
+        #expect(BuildMemo(file: file, program: "kept").value(String.self, for: 7) == "kept")
     }
 
     /// Lookups from every core at once each note the entry they find: the next save keeps

@@ -95,6 +95,31 @@ struct PoliteFetchTests {
         #expect(server.requests("/busy.xml") == 1)
     }
 
+    /// What a server said is kept whatever becomes of the build: a build that fails after
+    /// fetching still records the server's request to wait, and neither the build's own memo
+    /// nor its state (both dropped by an upgrade of Marquee) holds it.
+    @Test func whatTheServerSaidOutlivesAFailedBuildAndTheBuildsOwnCache() async throws {
+        defer { server.shutdown() }
+        struct Failing: Plugin {
+            let name = "failing"
+            func transformItems(_ items: inout [Item], in context: BuildContext) throws {
+                throw BuildError(file: "failing", "fails on purpose")
+            }
+        }
+        let root = try TestSupport.makeSite(config: "title: Remote\nsources:\n  - type: feed\n    url: \(server.url("/busy.xml"))\n")
+        var site = try Site.fromConfig(root: root, output: nil, baseURL: nil, fetchOptions: FeedFetcher.Options())
+        site.plugins.append(Failing())
+        await #expect(throws: BuildError.self) { try await SiteBuilder(site: site).build() }
+        #expect(server.requests("/busy.xml") == 1)
+        let cache = root.appending(path: ".marquee-cache")
+        for file in try FileManager.default.contentsOfDirectory(atPath: cache.path) where file.hasPrefix("build-") {
+            try FileManager.default.removeItem(at: cache.appending(path: file))
+        }
+        let (waiting, _, _) = try await build(["/busy.xml"], root: root)
+        #expect(server.requests("/busy.xml") == 1)
+        #expect(waiting.sources.first?.contains(": retry later: the server asked not to be asked before ") == true, "\(waiting.sources)")
+    }
+
     @Test func atMostTwoRequestsAtOnceToOneServer() async throws {
         defer { server.shutdown() }
         let (report, _, _) = try await build((0..<6).map { "/slow-\($0).xml" })

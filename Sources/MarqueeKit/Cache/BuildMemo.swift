@@ -54,6 +54,8 @@ public final class BuildMemo: Sendable {
     public convenience init() { self.init(file: nil) }
 
     /// A memo read from and saved to `file`; entries written by another `program` are not read.
+    /// A memo whose values must outlive the program (the last good copies of fetched feeds, see
+    /// ``FeedCache``) names a program of its own instead of this build of Marquee.
     init(file: URL?, program: String = BuildState.executableStamp) {
         self.file = file
         firstLine = "marquee-memo-4 \(program)\n"
@@ -130,7 +132,8 @@ public final class BuildMemo: Sendable {
         state.found = Array(repeating: false, count: state.previous.keys.count)
     }
 
-    /// Writes the entries of this build (after a successful build).
+    /// Writes the entries of this build (after a successful build). A build that neither looked
+    /// anything up nor stored anything leaves the file as it is.
     ///
     /// Usually only the entries computed by this build are appended to the previous file (a
     /// one-item edit adds a few hundred bytes to a memo of megabytes). When entries no longer
@@ -140,6 +143,7 @@ public final class BuildMemo: Sendable {
     func save() {
         guard let file else { return }
         let (previous, found, stored) = state.withLock { ($0.previous, $0.found, $0.stored) }
+        guard !stored.isEmpty || found.contains(true) else { return }
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         // Entries found and not stored again, which the next file keeps as they are.
         let kept = found.indices.filter { found[$0] && stored[previous.keys[$0]] == nil }

@@ -15,6 +15,8 @@ public struct Site: Sendable {
     /// ``SiteConfig/outputSettings`` of the configuration as it was read, made beside the theme's
     /// loading (it is made by reflection, which is slow), with the configuration it describes.
     private var describedConfig: (config: SiteConfig, settings: String)?
+    /// The caches of the documents the site's sources fetch, saved as each build ends.
+    var fetchCaches: [FeedCache] = []
 
     /// Creates a site from its parts; `output` defaults to `root/Site`.
     public init(root: URL, output: URL? = nil, config: SiteConfig, theme: Theme, plugins: [any Plugin]) {
@@ -92,6 +94,7 @@ public struct Site: Sendable {
         plugins += BuiltinPlugins.make(config.plugins, imageFetcher: imageFetcher)
         var site = Site(root: root, output: output, config: config, theme: theme, plugins: plugins)
         site.describedConfig = (config, settings)
+        site.fetchCaches = [fetcher, imageFetcher].compactMap { $0?.cache }
         return site
     }
 

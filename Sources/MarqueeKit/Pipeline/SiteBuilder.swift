@@ -37,6 +37,7 @@ public struct SiteBuilder: Sendable {
         site.output = try OutputFolder(checking: site.output, root: site.root, takeOver: takesOverOutput).resolved
         let lock = try BuildLock(output: site.output)
         defer { withExtendedLifetime(lock) {} }
+        defer { for cache in site.fetchCaches { cache.save() } }
         StagingCleanup.run(output: site.output)
         let memo = BuildMemo(file: BuildMemo.file(for: site))
         let context = BuildContext(root: site.root, config: site.config, theme: site.theme, memo: memo, progress: progress)
