@@ -37,6 +37,23 @@ struct ThrowingPlugin: Plugin {
     func transformItems(_ items: inout [Item], in context: BuildContext) throws { throw Failure() }
 }
 
+/// Writes one file per item, made again only when the item changed (`OutputSet.reuse`), and
+/// counts the files it made.
+struct CountingWriter: Plugin {
+    let name = "counting-writer"
+    let made = Locked(0)
+    func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {
+        for item in items {
+            var digest = StableHasher("counting-writer-1")
+            item.combine(into: &digest)
+            let path = "counted/\(item.slug).txt"
+            if output.reuse(path, digest: digest.value) { continue }
+            made.withLock { $0 += 1 }
+            try output.add(path, text: item.title, digest: digest.value)
+        }
+    }
+}
+
 @Suite("Plugins", .removesTemporaryFolders)
 struct PluginTests {
     func site(_ plugins: [any Plugin], config: String = "title: P\nsources: []\n") throws -> Site {
@@ -78,6 +95,36 @@ struct PluginTests {
             return error.plugin == "broken-plugin" && error.description == "error: plugin \"broken-plugin\": the CSV column 'year' is missing"
         }
         #expect(TestSupport.snapshot(good.output) == before)
+    }
+
+    /// A writer's files are kept without being made again while the values they were made from,
+    /// the settings and the file in the output stay the same.
+    @Test func filesOfUnchangedValuesAreKeptWithoutBeingMade() async throws {
+        let root = try TestSupport.makeSite(
+            config: "title: P\nsources:\n  - type: movies\n    path: m.json\n",
+            texts: ["m.json": #"{"movies": [{"Title": "One", "Description": "d"}, {"Title": "Two", "Description": "d"}, {"Title": "Three", "Description": "d"}]}"#])
+        func build() async throws -> Int {
+            let writer = CountingWriter()
+            var site = try Site.fromConfig(root: root)
+            site.plugins.append(writer)
+            _ = try await SiteBuilder(site: site).build()
+            return writer.made.withLock { $0 }
+        }
+        #expect(try await build() == 3)
+        let list = root.appending(path: "Content/m.json")
+        try Data(try String(contentsOf: list, encoding: .utf8).replacingOccurrences(of: "Two", with: "Deux").utf8).write(to: list)
+        #expect(try await build() == 1)
+        // A file changed in the output is made again; so is every file once the settings change.
+        let counted = root.appending(path: "Site/counted")
+        let one = try #require(try FileManager.default.contentsOfDirectory(atPath: counted.path).first {
+            (try? String(contentsOf: counted.appending(path: $0), encoding: .utf8)) == "One"
+        })
+        try Data("edited by hand".utf8).write(to: counted.appending(path: one))
+        try Data(try String(contentsOf: list, encoding: .utf8).replacingOccurrences(of: "Deux", with: "Two").utf8).write(to: list)
+        #expect(try await build() == 2)
+        let config = root.appending(path: "Content/site.yml")
+        try Data("title: Q\nsources:\n  - type: movies\n    path: m.json\n".utf8).write(to: config)
+        #expect(try await build() == 3)
     }
 
     @Test func configTurnsBuiltinsOffAndPassesOptions() async throws {

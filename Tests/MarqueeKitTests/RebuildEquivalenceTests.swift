@@ -76,8 +76,8 @@ struct RebuildEquivalenceTests {
             let state = try #require(BuildState.load(for: site))
             let folder = try #require(OpenFolder(output.path))
             #expect(Set(state.files.paths) == Set(FileIO.regularFiles(under: output.path)), "after editing the \(name)")
-            for (path, record) in state.files {
-                #expect(folder.status(of: path).map(FileStamp.init) == record.stamp, "after editing the \(name): \(path)")
+            for (path, stamp) in state.files {
+                #expect(folder.status(of: path).map(FileStamp.init) == stamp, "after editing the \(name): \(path)")
             }
             #expect(state.folders == BuildState.folderStamps(BuildState.folders(holding: state.files.paths), in: output), "after editing the \(name)")
             let text = try String(contentsOf: BuildState.file(for: site), encoding: .utf8)

@@ -8,18 +8,35 @@ struct StagedOutputTests {
     /// was done last with each path: a file written then kept is kept (its staging copy removed),
     /// one kept then written is the new one; a file neither kept nor added is removed.
     @Test func keptAndAddedFilesResolveToTheLastOfEach() throws {
-        let output = try TestSupport.temporaryFolder().appending(path: "Site")
+        let folder = try TestSupport.temporaryFolder()
+        let output = folder.appending(path: "Site"), memoFile = folder.appending(path: "site.memo")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        var previous = OutputPaths<FileRecord>()
+        // The makers as a build remembers them: read from the last build's memo, saved for the next.
+        func makers() -> (FileMakers, BuildMemo) {
+            let memo = BuildMemo(file: memoFile)
+            return (FileMakers(memo: memo, environment: "e"), memo)
+        }
+        var previous = OutputPaths<FileStamp>()
+        let (made, madeMemo) = makers()
         for name in ["a.html", "b.html", "c.html"] {
             try Data("old \(name)".utf8).write(to: output.appending(path: name))
-            previous[name] = FileRecord(stamp: FileStamp(OpenFolder(output.path)!.status(of: name)!), digest: 1)
+            previous[name] = FileStamp(OpenFolder(output.path)!.status(of: name)!)
+            made.record(1, madeFileAt: name, stamped: previous[name]!)
         }
+        madeMemo.save()
         // Which files are untouched, as a build's check of the output finds them.
-        func untouched(_ files: OutputPaths<FileRecord>) throws -> [Bool] {
+        func untouched(_ files: OutputPaths<FileStamp>) throws -> [Bool] {
             try #require(BuildState(fingerprint: "", environment: "", items: 0, pages: 0, files: files).check(output)).untouchedFiles
         }
-        let staged = try StagedOutput(output: output, previous: previous, untouchedFiles: untouched(previous))
+        // Remembered for another environment (other settings, theme or program): not kept.
+        let elsewhere = try StagedOutput(
+            output: output, previous: previous, untouchedFiles: untouched(previous),
+            makers: FileMakers(memo: BuildMemo(file: memoFile), environment: "other"))
+        #expect(!elsewhere.keepPrevious("a.html", ifDigest: 1))
+        elsewhere.discard()
+
+        let (first, firstMemo) = makers()
+        let staged = try StagedOutput(output: output, previous: previous, untouchedFiles: untouched(previous), makers: first)
         #expect(staged.keepPrevious("a.html", ifDigest: 1))
         try staged.put("b.html", Data("new b".utf8))
         #expect(staged.keepPrevious("b.html", ifDigest: 1))
@@ -33,14 +50,15 @@ struct StagedOutputTests {
         #expect(Set(staged.recordedAnew()) == ["c.html", "e/e.html"])
         let recorded = staged.recorded()
         #expect(recorded.count == 4 && recorded["a.html"] == previous["a.html"] && recorded["b.html"] == previous["b.html"])
-        #expect(recorded["c.html"]?.stamp.size == 5 && recorded["e/e.html"] != nil)
+        #expect(recorded["c.html"]?.size == 5 && recorded["e/e.html"] != nil)
         for (name, text) in [("a.html", "old a.html"), ("b.html", "old b.html"), ("c.html", "new c"), ("e/e.html", "new e")] {
             #expect(try String(contentsOf: output.appending(path: name), encoding: .utf8) == text)
         }
         #expect(!FileManager.default.fileExists(atPath: staged.staging.path))
 
         // Only a.html kept: the others are removed from the output and from the record.
-        let next = try StagedOutput(output: output, previous: recorded, untouchedFiles: untouched(recorded))
+        firstMemo.save()
+        let next = try StagedOutput(output: output, previous: recorded, untouchedFiles: untouched(recorded), makers: makers().0)
         #expect(next.keepPrevious("a.html", ifDigest: 1))
         let removal = try next.commit(outputHoldsPrevious: true)
         #expect(removal.written == 0 && removal.unchanged == 1)

@@ -3,7 +3,8 @@ import Foundation
 /// What a build remembers between runs: `Codable` results of expensive per-item work, keyed by
 /// a hash of everything the work depends on (a ``StableHasher`` value), so that a rebuild after
 /// a small edit redoes the work only for what changed. The built-in stages keep rendered markup,
-/// intros, line counts, slug suffixes and movie records here; any plugin may keep its own.
+/// intros, line counts, slug suffixes and movie records here, and the build which values made
+/// each output file (``FileMakers``); any plugin may keep its own.
 ///
 /// ```swift
 /// var key = StableHasher("reading-time-1")   // a namespace of your own, with a version
@@ -68,7 +69,13 @@ public final class BuildMemo: Sendable {
 
     /// The value of `type` the previous build stored under `key`, if any.
     public func value<Value: Decodable & Sendable>(_ type: Value.Type = Value.self, for key: UInt64) -> Value? {
-        values(type, for: [key])[0]
+        let (bytes, range) = state.withLock { state -> ([UInt8], Range<Int>?) in
+            Self.read(&state, file: file, firstLine: firstLine)
+            guard let entry = state.previous.index[key] else { return ([], nil) }
+            state.found[entry] = true
+            return (state.previous.bytes, state.previous.ranges[entry])
+        }
+        return range.flatMap { Self.decode(type, from: bytes, in: $0, isScalar: type is any MemoScalar.Type) }
     }
 
     /// The values of `type` the previous build stored under `keys` (nil where it stored none),
@@ -85,17 +92,20 @@ public final class BuildMemo: Sendable {
             }
             return (previous.bytes, ranges)
         }
-        // Values with containers are decoded from a copy of their bytes: decoding retains and
-        // releases the array it reads many times, and the file's array, shared by every
-        // thread, would have each of those counts bounce between the cores. A scalar (the HTML
-        // of a description) is read with one retain, and needs no copy.
         let isScalar = type is any MemoScalar.Type
-        return ranges.concurrentMap { range in
-            guard let range else { return nil }
-            if isScalar { return try? MemoDecoder.decode(type, from: bytes, in: range) }
-            let entry = Array(bytes[range])
-            return try? MemoDecoder.decode(type, from: entry, in: entry.indices)
-        }
+        return ranges.concurrentMap { range in range.flatMap { Self.decode(type, from: bytes, in: $0, isScalar: isScalar) } }
+    }
+
+    /// The value of `type` in `range` of the file's `bytes`; nil when it does not read as one.
+    ///
+    /// Values with containers are decoded from a copy of their bytes: decoding retains and
+    /// releases the array it reads many times, and the file's array, shared by every thread,
+    /// would have each of those counts bounce between the cores. A scalar (the HTML of a
+    /// description) is read with one retain, and needs no copy.
+    private static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8], in range: Range<Int>, isScalar: Bool) -> Value? {
+        if isScalar { return try? MemoDecoder.decode(type, from: bytes, in: range) }
+        let entry = Array(bytes[range])
+        return try? MemoDecoder.decode(type, from: entry, in: entry.indices)
     }
 
     /// Stores `value` under `key` for the next build.

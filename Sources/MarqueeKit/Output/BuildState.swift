@@ -4,7 +4,8 @@ import OrderedCollections
 /// What the last successful build of a site produced, so that a rebuild whose inputs have not
 /// changed can stop right after loading, and a rebuild after an edit can keep the pages whose
 /// values did not change: a fingerprint of the loaded items, the configuration, the theme and
-/// the plugins, and for every file written its size, modification time and digest.
+/// the plugins, and for every file written its size and modification time. (Which values made
+/// each file is the memo's to remember: see ``FileMakers``.)
 /// Stored in `ROOT/.marquee-cache/build-<hash of the output path>.state`, one line per file; a
 /// build that changed a few files appends their lines instead of writing every line again (see
 /// ``save(for:replacing:changed:)``).
@@ -17,14 +18,14 @@ struct BuildState: Equatable {
     var inputs: String = "-"
     var items: Int
     var pages: Int
-    /// Path → size, modification time and digest of every file of the output.
-    var files: OutputPaths<FileRecord>
+    /// Path → size and modification time of every file of the output.
+    var files: OutputPaths<FileStamp>
     /// Every folder holding those files (`""` is the output folder) → its modification time in
     /// ns. A folder's time changes whenever an entry is added to it or removed from it, so while
     /// these are unchanged the output holds exactly the files listed, without reading a folder.
     var folders: OutputPaths<Int64> = [:]
 
-    static let version = "marquee-0.6"
+    static let version = "marquee-0.7"
 
     static func file(for site: Site) -> URL {
         site.root.appending(path: ".marquee-cache/build-\(StableHash.hex(site.output.path).prefix(12)).state")
@@ -125,8 +126,7 @@ struct BuildState: Equatable {
         "\(Self.version) \(fingerprint) \(environment) \(inputs) \(items) \(pages)"
     }
 
-    /// The state as text: `size mtime digest path` per file (the digest in hex) and
-    /// `d mtime - path` per folder (paths never hold control characters, see
+    /// The state as text: `size mtime path` per file and `d mtime - path` per folder (paths never hold control characters, see
     /// ``OutputSet/isSafe(_:)``), then the summary line. Lines appended later replace earlier
     /// lines of the same path, `r path` removes them, and the last summary counts.
     var text: String { String(decoding: bytes, as: UTF8.self) }
@@ -134,7 +134,7 @@ struct BuildState: Equatable {
     /// ``text`` as UTF-8.
     private var bytes: [UInt8] {
         var bytes: [UInt8] = []
-        for (path, record) in files { Self.append(path, record, to: &bytes) }
+        for (path, stamp) in files { Self.append(path, stamp, to: &bytes) }
         for (path, time) in folders { Self.append(folder: path, time, to: &bytes) }
         bytes += summaryLine.utf8
         bytes.append(UInt8(ascii: "\n"))
@@ -142,12 +142,10 @@ struct BuildState: Equatable {
     }
 
     /// Appends a file's line.
-    private static func append(_ path: String, _ record: FileRecord, to bytes: inout [UInt8]) {
-        bytes += String(record.stamp.size).utf8
+    private static func append(_ path: String, _ stamp: FileStamp, to bytes: inout [UInt8]) {
+        bytes += String(stamp.size).utf8
         bytes.append(UInt8(ascii: " "))
-        bytes += String(record.stamp.modified).utf8
-        bytes.append(UInt8(ascii: " "))
-        bytes += (record.digest.map { String($0, radix: 16) } ?? "-").utf8
+        bytes += String(stamp.modified).utf8
         bytes.append(UInt8(ascii: " "))
         bytes += path.utf8
         bytes.append(UInt8(ascii: "\n"))
@@ -281,9 +279,9 @@ struct BuildState: Equatable {
             outputFolder.status(of: path)?.modifiedNanoseconds == time
         }
         let checked = Array(files.places).concurrentMap { place -> (file: Bool, folder: Int?, folderUnchanged: Bool) in
-            guard let record = files.value(at: place) else { return (true, nil, true) }
+            guard let recorded = files.value(at: place) else { return (true, nil, true) }
             let path = files.path(at: place)
-            let untouched = outputFolder.status(of: path).map { FileStamp($0) == record.stamp } ?? false
+            let untouched = outputFolder.status(of: path).map { FileStamp($0) == recorded } ?? false
             let parent = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) } ?? ""
             guard let folder = folders.place(of: parent), let time = folders.value(at: folder) else { return (untouched, nil, true) }
             return (untouched, folder, folderUnchanged(parent, since: time))
@@ -329,7 +327,7 @@ struct BuildState: Equatable {
     /// ancestors) are read again; those the commit left empty, and so removed, are gone, and
     /// those it made are added. Otherwise, or when the output was replaced whole, all are read.
     static func folderStamps(
-        holding files: OutputPaths<FileRecord>, in output: URL, known: BuildState?, changes: (moved: [String], removed: [String])?
+        holding files: OutputPaths<FileStamp>, in output: URL, known: BuildState?, changes: (moved: [String], removed: [String])?
     ) -> (stamps: OutputPaths<Int64>, reread: [String]?) {
         guard let known, let changes else { return (folderStamps(folders(holding: files.paths), in: output), nil) }
         var stamps = known.folders
@@ -360,7 +358,7 @@ extension BuildState {
     /// summary: a state whose appending was cut short is not read.
     private static func parse(_ bytes: [UInt8]) -> BuildState? {
         guard bytes.last == UInt8(ascii: "\n") else { return nil }
-        var files = OutputPaths<FileRecord>(), folders = OutputPaths<Int64>()
+        var files = OutputPaths<FileStamp>(), folders = OutputPaths<Int64>()
         var summary: (fingerprint: String, environment: String, inputs: String, items: Int, pages: Int)?
         var endsWithSummary = false
         var lineStart = 0
@@ -386,9 +384,9 @@ extension BuildState {
                 guard let time = line.field().flatMap(Line.number), line.field() != nil else { return nil }
                 folders[line.path] = time
             } else {
-                // `SIZE TIME DIGEST PATH`, the digest `-` when none was recorded.
-                guard let size = Line.number(kind), let time = line.field().flatMap(Line.number), let digest = line.field() else { return nil }
-                files[line.path] = FileRecord(stamp: FileStamp(size: size, modified: time), digest: UInt64(Line.text(digest), radix: 16))
+                // `SIZE TIME PATH`
+                guard let size = Line.number(kind), let time = line.field().flatMap(Line.number) else { return nil }
+                files[line.path] = FileStamp(size: size, modified: time)
             }
         }
         guard let summary, endsWithSummary else { return nil }
@@ -415,15 +413,6 @@ extension BuildState {
 
         static func number(_ bytes: ArraySlice<UInt8>) -> Int64? { Int64(text(bytes)) }
     }
-}
-
-/// What a ``BuildState`` records of one file of the output.
-struct FileRecord: Equatable, Sendable {
-    /// The file's size and modification time, as written or as found.
-    var stamp: FileStamp
-    /// A hash of the values the file was made from, when its maker gave one (see
-    /// ``OutputSet/reuse(_:digest:)``).
-    var digest: UInt64?
 }
 
 /// A file's size and modification time (in milliseconds), as recorded to tell whether the file

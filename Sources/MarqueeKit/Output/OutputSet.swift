@@ -32,17 +32,10 @@ public struct OutputFile: Sendable {
 public final class OutputSet: Sendable {
     private let staged: StagedOutput
     private let postProcess: @Sendable (inout OutputFile) throws(BuildError) -> Void
-    /// Whether the previous build's files (``StagedOutput/previous``) were made from the same
-    /// environment, so that their digests can be compared with this build's.
-    private let previousIsComparable: Bool
 
-    init(
-        staged: StagedOutput, previousIsComparable: Bool,
-        postProcess: @escaping @Sendable (inout OutputFile) throws(BuildError) -> Void
-    ) {
+    init(staged: StagedOutput, postProcess: @escaping @Sendable (inout OutputFile) throws(BuildError) -> Void) {
         self.staged = staged
         self.postProcess = postProcess
-        self.previousIsComparable = previousIsComparable
     }
 
     /// Adds a file; a later file with the same path replaces an earlier one. Throws when the path
@@ -70,7 +63,7 @@ public final class OutputSet: Sendable {
     ///
     /// This is how a rebuild after a one-item edit renders two pages instead of all of them.
     public func reuse(_ path: String, digest: UInt64) -> Bool {
-        previousIsComparable && staged.keepPrevious(path, ifDigest: digest)
+        staged.keepPrevious(path, ifDigest: digest)
     }
 
     /// The paths of every file added so far, sorted.

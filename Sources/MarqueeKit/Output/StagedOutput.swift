@@ -41,10 +41,10 @@ final class StagedOutput: Sendable {
     private let stagingFolder: OpenFolder, outputFolder: OpenFolder?
     private let token: String
     /// What is known of each file added with a record of its own: written to the staging folder,
-    /// or found in the output with the same bytes, and what the build state records of it.
+    /// or found in the output with the same bytes, and its stamp, which the build state records.
     private struct Entry {
         var written: Bool
-        var record: FileRecord
+        var stamp: FileStamp
     }
     /// In the order the files were first added: the build state lists them so, and the next
     /// build's check of the output `stat`s them in that order, the order the file system made
@@ -53,7 +53,12 @@ final class StagedOutput: Sendable {
     private let folders = Locked<Set<String>>([])
     /// The files of the output as the previous build recorded them: a rebuild keeps most of them
     /// by their place (``keepPrevious(_:ifDigest:)``), which takes no lock.
-    let previous: OutputPaths<FileRecord>
+    let previous: OutputPaths<FileStamp>
+    /// Which values made each file, as this build and the last remember them.
+    private let makers: FileMakers
+    /// Per place of `previous`: the digest of the values that made the file, when remembered
+    /// (see ``FileMakers/digests(of:)``).
+    private let madeFrom: [UInt64?]
     /// Per place of `previous`: whether the output's file is as recorded, as the caller found
     /// when it compared the output with the previous build's state (``BuildState/check(_:)``).
     private let untouchedFiles: [Bool]
@@ -65,7 +70,7 @@ final class StagedOutput: Sendable {
     /// The files added, worked out once all are (see ``resolved()``).
     private let resolution = Locked<Resolution?>(nil)
     private struct Resolution {
-        var records: OutputPaths<FileRecord>
+        var records: OutputPaths<FileStamp>
         /// Paths written to the staging folder.
         var written: [String]
         /// Paths whose records are not the previous build's.
@@ -78,13 +83,20 @@ final class StagedOutput: Sendable {
     static let inPlaceLimit = (files: 32, share: 0.02)
 
     /// `previous` is what the last build recorded of the output's files (see
-    /// ``keepPrevious(_:ifDigest:)``), and `untouchedFiles` which of them the output still holds
-    /// as recorded (by place in `previous`; nil when the output was not compared: none is kept).
-    /// Room for as many entries is made at once, instead of the table of files growing, and
-    /// rehashing every path, while the writers wait for its lock.
-    init(output: URL, previous: OutputPaths<FileRecord> = [:], untouchedFiles: [Bool]? = nil) throws(BuildError) {
+    /// ``keepPrevious(_:ifDigest:)``), `untouchedFiles` which of them the output still holds as
+    /// recorded (by place in `previous`; nil when the output was not compared: none is kept),
+    /// `madeFrom` the digests of the values that made them (by place; nil: looked up in
+    /// `makers`), and `makers` where this build's are remembered. Room for as many entries is
+    /// made at once, instead of the table of files growing, and rehashing every path, while the
+    /// writers wait for its lock.
+    init(
+        output: URL, previous: OutputPaths<FileStamp> = [:], untouchedFiles: [Bool]? = nil, madeFrom: [UInt64?]? = nil,
+        makers: FileMakers = FileMakers()
+    ) throws(BuildError) {
         entries.withLock { $0.reserveCapacity(previous.count) }
         self.previous = previous
+        self.makers = makers
+        self.madeFrom = madeFrom.flatMap { $0.count == previous.places.count ? $0 : nil } ?? makers.digests(of: previous)
         // (Marks of another table than `previous` would be read at the wrong places: not used.)
         self.untouchedFiles = untouchedFiles.flatMap { $0.count == previous.places.count ? $0 : nil }
             ?? Array(repeating: false, count: previous.places.count)
@@ -110,16 +122,18 @@ final class StagedOutput: Sendable {
     }
 
     /// Adds a file; safe to call from several threads. A later file with the same path replaces
-    /// an earlier one. `digest` is what ``BuildState`` records for ``OutputSet/reuse(_:digest:)``.
+    /// an earlier one. `digest` is its maker's, remembered for ``OutputSet/reuse(_:digest:)``.
     func put(_ path: String, _ contents: Data, digest: UInt64? = nil) throws(BuildError) {
+        let entry: Entry
         if let outputFolder, let info = FileIO.matching(path, contents, in: outputFolder) {
-            add(path, Entry(written: false, record: FileRecord(stamp: FileStamp(info), digest: digest)))
-            return
+            entry = Entry(written: false, stamp: FileStamp(info))
+        } else {
+            try makeStagingFolder(holding: path)
+            // Moves into the output (a rename, or the staging folder's) keep the stamp.
+            entry = Entry(written: true, stamp: try FileIO.write(contents, to: path, in: stagingFolder))
         }
-        try makeStagingFolder(holding: path)
-        // Moves into the output (a rename, or the staging folder's) keep the stamp.
-        let stamp = try FileIO.write(contents, to: path, in: stagingFolder)
-        add(path, Entry(written: true, record: FileRecord(stamp: stamp, digest: digest)))
+        add(path, entry)
+        if let digest { makers.record(digest, madeFileAt: path, stamped: entry.stamp) }
     }
 
     /// Makes the folder that will hold `path` in the staging folder, once per folder.
@@ -138,22 +152,20 @@ final class StagedOutput: Sendable {
         if let place = previous.place(of: path) { marks[place] = Mark.entry }
     }
 
-    /// Keeps the output's file at `path` as it is, with the record the previous build made of it,
-    /// when that record's digest is `digest` (its maker knows it would come out the same) and the
-    /// file is untouched (see `untouchedFiles`); false otherwise. Safe to call
-    /// from several threads, for different paths. (Here rather than in ``OutputSet``: reading
-    /// ``previous`` from another object retained its buffers on every call, from both cores.)
+    /// Keeps the output's file at `path` as it is, with the stamp the previous build recorded,
+    /// when the file is untouched (see `untouchedFiles`) and values of `digest` made it (its
+    /// maker knows it would come out the same); false otherwise. Safe to call from several
+    /// threads, for different paths. (Here rather than in ``OutputSet``: reading ``previous``
+    /// from another object retained its buffers on every call, from both cores.)
     func keepPrevious(_ path: String, ifDigest digest: UInt64) -> Bool {
-        guard let place = previous.place(of: path), let record = previous.value(at: place), record.digest == digest,
-              untouchedFiles[place]
-        else { return false }
+        guard let place = previous.place(of: path), untouchedFiles[place], madeFrom[place] == digest else { return false }
         marks[place] = Mark.keptAsRecorded
         return true
     }
 
     /// After ``commit(outputHoldsPrevious:)``: every file's size and modification time (from when
-    /// it was written or compared) and the digests their makers gave.
-    func recorded() -> OutputPaths<FileRecord> {
+    /// it was written or compared).
+    func recorded() -> OutputPaths<FileStamp> {
         resolved().records
     }
 
@@ -198,7 +210,7 @@ final class StagedOutput: Sendable {
                 removedPrevious.append(previous.path(at: place))
                 records.set(nil, at: place)
             }
-            for (path, entry) in entries { records[path] = entry.record }
+            for (path, entry) in entries { records[path] = entry.stamp }
             let resolution = Resolution(
                 records: records, written: entries.filter(\.value.written).map(\.key), recordedAnew: Array(entries.keys),
                 removedPrevious: removedPrevious)
@@ -250,7 +262,7 @@ final class StagedOutput: Sendable {
 
     /// What the output at `path` holds besides `files`: any other entry (a file, a link), and
     /// every folder that holds none of `files` (made by hand, empty or not) with what is in it.
-    static func strays(in path: String, keeping files: OutputPaths<FileRecord>) -> [String] {
+    static func strays(in path: String, keeping files: OutputPaths<FileStamp>) -> [String] {
         // Worked out at the first folder met: a first build finds no output at all.
         var folders: Set<String>?
         var strays: [String] = []

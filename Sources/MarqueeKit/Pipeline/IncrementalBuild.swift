@@ -12,9 +12,9 @@ import Foundation
 ///    kept without being rendered);
 /// 4. ``remember(_:result:items:)``: what this build made, for the next one.
 ///
-/// Everything it reads and writes is in ``BuildState`` (the output's files and what they were
-/// made from) and the ``BuildMemo`` (results of per-item work, which the stages look up
-/// themselves). Without it, every build would be a full build with the same result.
+/// Everything it reads and writes is in ``BuildState`` (the output's files as the last build
+/// left them) and the ``BuildMemo`` (results of per-item work, which the stages look up
+/// themselves, and which values made each file: ``FileMakers``). Without it, every build would be a full build with the same result.
 struct IncrementalBuild {
     let site: Site
     let memo: BuildMemo
@@ -33,15 +33,19 @@ struct IncrementalBuild {
     private var reading: Task<BuildState?, Never>?
     /// A hash of the loaded items and the settings, for the state.
     private var fingerprint = ""
-    /// The output compared with the last build's state, beside the stages.
-    private var checking: Task<BuildState.OutputCheck?, Never>?
+    /// The output compared with the last build's state, and the digests of the values that made
+    /// its files, beside the stages.
+    private var checking: Task<(BuildState.OutputCheck?, madeFrom: [UInt64?]), Never>?
     private var check: BuildState.OutputCheck?
+    /// Which values made each file of the output, as this build and the last remember them.
+    private let makers: FileMakers
 
     /// Stamps what the site's items come from.
     init(site: Site, context: BuildContext) {
         self.site = site
         memo = context.memo
         environment = BuildState.environment(of: site)
+        makers = FileMakers(memo: context.memo, environment: environment)
         let itemFiles = site.itemFiles(in: context)
         contentStamps = BuildState.contentStamps(of: site, itemFiles: itemFiles.files)
         inputs = itemFiles.complete
@@ -90,20 +94,19 @@ struct IncrementalBuild {
     /// the build may leave a file the state does not list, however late the check; a later
     /// build that finds a folder's time differing from the state's reads the output.)
     mutating func startCheckingOutput() {
-        let last = previous, output = site.output
-        checking = Task { last?.check(output) }
+        let last = previous, output = site.output, makers = makers
+        checking = Task { (last?.check(output), makers.digests(of: last?.files ?? [:])) }
     }
 
     /// The staging area for this build's files, which keeps a file of the last build's when
     /// its maker's digest is the same and the output still holds it as that build left it.
     mutating func stagedOutput() async throws(BuildError) -> StagedOutput {
-        check = await checking?.value
-        return try StagedOutput(output: site.output, previous: previous?.files ?? [:], untouchedFiles: check?.untouchedFiles)
+        let checked = await checking?.value
+        check = checked?.0
+        return try StagedOutput(
+            output: site.output, previous: previous?.files ?? [:], untouchedFiles: check?.untouchedFiles,
+            madeFrom: checked?.madeFrom, makers: makers)
     }
-
-    /// Whether the last build's files were made with the same settings, theme and plugins, so
-    /// that their makers' digests can be compared with this build's.
-    var previousIsComparable: Bool { previous?.environment == environment }
 
     /// Whether the output holds exactly the last build's files: no folder had an entry added or
     /// removed since. The commit then needs not read the output's folders.

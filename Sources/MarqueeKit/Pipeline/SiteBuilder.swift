@@ -64,7 +64,7 @@ public struct SiteBuilder: Sendable {
 
         let staged = try await incremental.stagedOutput()
         timings.lap("check output")
-        try write(items, into: staged, keepingPrevious: incremental.previousIsComparable, in: context, timings: &timings)
+        try write(items, into: staged, in: context, timings: &timings)
         let committed: StagedOutput.Result
         do throws(BuildError) {
             committed = try staged.commit(outputHoldsPrevious: incremental.outputHoldsPrevious)
@@ -129,13 +129,10 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Stages 4 and 5: every plugin's files, each post-processed by every plugin as it is
-    /// added, into `staged` (discarded if a writer fails). `keepingPrevious`: files of the last
-    /// build may be kept by their makers' digests (see ``OutputSet/reuse(_:digest:)``).
-    private func write(
-        _ items: [Item], into staged: StagedOutput, keepingPrevious: Bool, in context: BuildContext, timings: inout StageTimings
-    ) throws(BuildError) {
+    /// added, into `staged` (discarded if a writer fails).
+    private func write(_ items: [Item], into staged: StagedOutput, in context: BuildContext, timings: inout StageTimings) throws(BuildError) {
         let plugins = site.plugins
-        let output = OutputSet(staged: staged, previousIsComparable: keepingPrevious) { (file: inout OutputFile) throws(BuildError) in
+        let output = OutputSet(staged: staged) { (file: inout OutputFile) throws(BuildError) in
             for plugin in plugins {
                 do {
                     try plugin.postProcess(&file, in: context)
