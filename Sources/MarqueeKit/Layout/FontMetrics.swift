@@ -18,7 +18,7 @@ package struct FontMetrics: Sendable {
     package init(contentsOf url: URL) throws(BuildError) {
         // Only the five tables measuring needs are read: the shipped fallback font is megabytes
         // of glyph outlines, and every build that lays out text reads it.
-        let parsed = FileIO.readingParts(of: url.path) { read in Result { () throws(FontError) in try Self(readingTables: read) } }
+        let parsed = FileIO.readingParts(of: url.path) { read, _ in Result { () throws(FontError) in try Self(readingTables: read) } }
         guard let parsed else { throw Self.unreadable(url) }
         do {
             self = try parsed.get()

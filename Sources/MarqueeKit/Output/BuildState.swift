@@ -126,9 +126,10 @@ struct BuildState: Equatable {
         "\(Self.version) \(fingerprint) \(environment) \(inputs) \(items) \(pages)"
     }
 
-    /// The state as text: `size mtime path` per file and `d mtime - path` per folder (paths never hold control characters, see
-    /// ``OutputSet/isSafe(_:)``), then the summary line. Lines appended later replace earlier
-    /// lines of the same path, `r path` removes them, and the last summary counts.
+    /// The state as text: `size mtime path` per file and `d mtime - path` per folder (paths
+    /// never hold control characters, see ``OutputSet/isSafe(_:)``), then the summary line.
+    /// Lines appended later replace earlier lines of the same path, `r path` removes them, and
+    /// the last summary counts.
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// ``text`` as UTF-8.

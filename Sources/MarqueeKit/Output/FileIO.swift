@@ -32,35 +32,19 @@ enum FileIO {
         bytes(of: path).map { Data($0) }
     }
 
-    /// ``contents(of:)`` as an array.
+    /// ``contents(of:)`` as an array; nil too when the file shrinks while it is read.
     static func bytes(of path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        // Read into uninitialized room: zeroing megabytes first (a large site's memo) only to
-        // overwrite them doubled the cost of reading.
-        var complete = true
-        let bytes = [UInt8](unsafeUninitializedCapacity: Int(info.st_size)) { buffer, initialized in
-            var offset = 0
-            while offset < buffer.count {
-                let count = pread(descriptor, buffer.baseAddress! + offset, buffer.count - offset, off_t(offset))
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { break }
-                offset += count
-            }
-            complete = offset == buffer.count
-            initialized = offset
-        }
-        return complete ? bytes : nil
+        readingParts(of: path) { read, size in
+            let bytes = read(0, size)
+            return bytes.count == size ? bytes : nil
+        } ?? nil
     }
 
-    /// `body`'s result, given a function that reads the regular file at `path` in parts: the
-    /// bytes at an offset, as many as asked for or as the file still holds. Nil when the file
-    /// cannot be opened or is not a regular file.
+    /// `body`'s result, given the size of the regular file at `path` and a function that reads
+    /// it in parts: the bytes at an offset, as many as asked for or as the file still holds. Nil
+    /// when the file cannot be opened or is not a regular file.
     static func readingParts<T, Failure: Error>(
-        of path: String, _ body: (_ read: (_ offset: Int, _ count: Int) -> [UInt8]) throws(Failure) -> T
+        of path: String, _ body: (_ read: (_ offset: Int, _ count: Int) -> [UInt8], _ size: Int) throws(Failure) -> T
     ) throws(Failure) -> T? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
@@ -68,17 +52,20 @@ enum FileIO {
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         let size = Int(info.st_size)
-        return try body { offset, count in
+        let read = { (offset: Int, count: Int) -> [UInt8] in
             guard offset >= 0, count > 0, offset < size else { return [] }
+            // Read into uninitialized room: zeroing megabytes first (a large site's memo) only
+            // to overwrite them doubled the cost of reading.
             return [UInt8](unsafeUninitializedCapacity: min(count, size - offset)) { buffer, initialized in
                 while initialized < buffer.count {
-                    let read = pread(descriptor, buffer.baseAddress! + initialized, buffer.count - initialized, off_t(offset + initialized))
-                    if read < 0 && errno == EINTR { continue }
-                    guard read > 0 else { break }
-                    initialized += read
+                    let count = pread(descriptor, buffer.baseAddress! + initialized, buffer.count - initialized, off_t(offset + initialized))
+                    if count < 0 && errno == EINTR { continue }
+                    guard count > 0 else { break }
+                    initialized += count
                 }
             }
         }
+        return try body(read, size)
     }
 
     /// Creates or truncates `path` (inside `folder` when given) and writes `contents`; returns
