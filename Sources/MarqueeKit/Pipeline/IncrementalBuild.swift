@@ -14,7 +14,8 @@ import Foundation
 ///
 /// Everything it reads and writes is in ``BuildState`` (the output's files as the last build
 /// left them) and the ``BuildMemo`` (results of per-item work, which the stages look up
-/// themselves, and which values made each file: ``FileMakers``). Without it, every build would be a full build with the same result.
+/// themselves, and which values made each file: ``FileMakers``). Without it, every build would
+/// be a full build with the same result.
 struct IncrementalBuild {
     let site: Site
     let memo: BuildMemo
@@ -35,7 +36,7 @@ struct IncrementalBuild {
     private var fingerprint = ""
     /// The output compared with the last build's state, and the digests of the values that made
     /// its files, beside the stages.
-    private var checking: Task<(BuildState.OutputCheck?, madeFrom: [UInt64?]), Never>?
+    private var checking: Task<(check: BuildState.OutputCheck?, madeFrom: [UInt64?]), Never>?
     private var check: BuildState.OutputCheck?
     /// Which values made each file of the output, as this build and the last remember them.
     private let makers: FileMakers
@@ -102,7 +103,7 @@ struct IncrementalBuild {
     /// its maker's digest is the same and the output still holds it as that build left it.
     mutating func stagedOutput() async throws(BuildError) -> StagedOutput {
         let checked = await checking?.value
-        check = checked?.0
+        check = checked?.check
         return try StagedOutput(
             output: site.output, previous: previous?.files ?? [:], untouchedFiles: check?.untouchedFiles,
             madeFrom: checked?.madeFrom, makers: makers)
