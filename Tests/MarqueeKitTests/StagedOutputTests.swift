@@ -29,14 +29,16 @@ struct StagedOutputTests {
             try #require(BuildState(fingerprint: "", environment: "", items: 0, pages: 0, files: files).check(output)).untouchedFiles
         }
         // Remembered for another environment (other settings, theme or program): not kept.
+        let otherMakers = FileMakers(memo: BuildMemo(file: memoFile), environment: "other")
         let elsewhere = try StagedOutput(
-            output: output, previous: previous, untouchedFiles: untouched(previous),
-            makers: FileMakers(memo: BuildMemo(file: memoFile), environment: "other"))
+            output: output, previous: previous, untouchedFiles: untouched(previous), madeFrom: otherMakers.digests(of: previous),
+            makers: otherMakers)
         #expect(!elsewhere.keepPrevious("a.html", ifDigest: 1))
         elsewhere.discard()
 
         let (first, firstMemo) = makers()
-        let staged = try StagedOutput(output: output, previous: previous, untouchedFiles: untouched(previous), makers: first)
+        let staged = try StagedOutput(
+            output: output, previous: previous, untouchedFiles: untouched(previous), madeFrom: first.digests(of: previous), makers: first)
         #expect(staged.keepPrevious("a.html", ifDigest: 1))
         try staged.put("b.html", Data("new b".utf8))
         #expect(staged.keepPrevious("b.html", ifDigest: 1))
@@ -58,7 +60,9 @@ struct StagedOutputTests {
 
         // Only a.html kept: the others are removed from the output and from the record.
         firstMemo.save()
-        let next = try StagedOutput(output: output, previous: recorded, untouchedFiles: untouched(recorded), makers: makers().0)
+        let nextMakers = makers().0
+        let next = try StagedOutput(
+            output: output, previous: recorded, untouchedFiles: untouched(recorded), madeFrom: nextMakers.digests(of: recorded), makers: nextMakers)
         #expect(next.keepPrevious("a.html", ifDigest: 1))
         let removal = try next.commit(outputHoldsPrevious: true)
         #expect(removal.written == 0 && removal.unchanged == 1)

@@ -69,13 +69,7 @@ public final class BuildMemo: Sendable {
 
     /// The value of `type` the previous build stored under `key`, if any.
     public func value<Value: Decodable & Sendable>(_ type: Value.Type = Value.self, for key: UInt64) -> Value? {
-        let (bytes, range) = state.withLock { state -> ([UInt8], Range<Int>?) in
-            Self.read(&state, file: file, firstLine: firstLine)
-            guard let entry = state.previous.index[key] else { return ([], nil) }
-            state.found[entry] = true
-            return (state.previous.bytes, state.previous.ranges[entry])
-        }
-        return range.flatMap { Self.decode(type, from: bytes, in: $0, isScalar: type is any MemoScalar.Type) }
+        values(type, for: [key])[0]
     }
 
     /// The values of `type` the previous build stored under `keys` (nil where it stored none),

@@ -14,10 +14,9 @@ package struct AssetWriter: Plugin {
     /// output is untouched, is kept without being read or compared (the fonts alone are 5.5 MB).
     package func writeOutputs(for items: [Item], into output: OutputSet, in context: BuildContext) throws {
         let assets = context.theme.assets
-        for (path, contents) in assets.files {
-            let digest = assets.digests[path]
-            if let digest, output.reuse(path, digest: digest) { continue }
-            try output.add(path, contents.bytes(), digest: digest)
+        for (path, file) in assets.files {
+            if output.reuse(path, digest: file.digest) { continue }
+            try output.add(path, file.contents.bytes(), digest: file.digest)
         }
         for (source, sitePath) in context.localAssets.files {
             let digest = Self.stampDigest(of: source)

@@ -85,8 +85,9 @@ final class StagedOutput: Sendable {
     /// `previous` is what the last build recorded of the output's files (see
     /// ``keepPrevious(_:ifDigest:)``), `untouchedFiles` which of them the output still holds as
     /// recorded (by place in `previous`; nil when the output was not compared: none is kept),
-    /// `madeFrom` the digests of the values that made them (by place; nil: looked up in
-    /// `makers`), and `makers` where this build's are remembered. Room for as many entries is
+    /// `madeFrom` the digests of the values that made them (by place, see
+    /// ``FileMakers/digests(of:)``; nil: none is known, none is kept), and `makers` where this
+    /// build's are remembered. Room for as many entries is
     /// made at once, instead of the table of files growing, and rehashing every path, while the
     /// writers wait for its lock.
     init(
@@ -96,7 +97,8 @@ final class StagedOutput: Sendable {
         entries.withLock { $0.reserveCapacity(previous.count) }
         self.previous = previous
         self.makers = makers
-        self.madeFrom = madeFrom.flatMap { $0.count == previous.places.count ? $0 : nil } ?? makers.digests(of: previous)
+        self.madeFrom = madeFrom.flatMap { $0.count == previous.places.count ? $0 : nil }
+            ?? Array(repeating: nil, count: previous.places.count)
         // (Marks of another table than `previous` would be read at the wrong places: not used.)
         self.untouchedFiles = untouchedFiles.flatMap { $0.count == previous.places.count ? $0 : nil }
             ?? Array(repeating: false, count: previous.places.count)

@@ -108,9 +108,9 @@ public struct Theme: Sendable {
             hasher.combine(name)
             hasher.combine(text)
         }
-        for (path, digest) in assets.digests.sorted(by: { $0.key < $1.key }) {
+        for (path, file) in assets.files.sorted(by: { $0.key < $1.key }) {
             hasher.combine(path)
-            hasher.combine(Int(truncatingIfNeeded: digest))
+            hasher.combine(Int(truncatingIfNeeded: file.digest))
         }
         hasher.combine(metricsDescription)
         return hasher.hex

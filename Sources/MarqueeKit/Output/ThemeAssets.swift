@@ -3,11 +3,8 @@ import Foundation
 /// The theme's files as they go into the site, with content hashes in their names
 /// (`assets/marquee.3f9c2a1b.css`) so hosts can cache them forever.
 package struct ThemeAssets: Sendable {
-    /// Path inside the site → contents.
-    package let files: [String: Contents]
-    /// Path inside the site → a hash of its contents (``StableHasher``), so that a rebuild keeps
-    /// the output's copy without reading it back (see ``OutputSet/reuse(_:digest:)``).
-    package let digests: [String: UInt64]
+    /// Path inside the site → the file.
+    package let files: [String: File]
     /// Paths inside the site of the files pages link to.
     package let stylesheet: String
     /// The expand/collapse script.
@@ -20,6 +17,15 @@ package struct ThemeAssets: Sendable {
     package let boldFont: String
     /// The fallback font file (CJK), loaded by browsers only for the code points it covers.
     package let fallbackFont: String
+
+    /// One file of the theme's assets.
+    package struct File: Sendable {
+        /// Its bytes.
+        package let contents: Contents
+        /// A hash of its bytes (``StableHasher``), so that a rebuild keeps the output's copy
+        /// without reading it back (see ``OutputSet/reuse(_:digest:)``).
+        package let digest: UInt64
+    }
 
     /// An asset's bytes: held, or a file read only when the asset is written. The fonts are
     /// megabytes, and a rebuild that finds them in the output as it left them never reads them.
@@ -39,11 +45,11 @@ package struct ThemeAssets: Sendable {
     /// Fingerprints the theme's assets. `themeFiles` are the files under `Templates/assets/`;
     /// the fonts' digests come through `fontDigests`.
     static func make(themeFiles: [String: Data], metrics: ThemeMetrics, fontDigests: FileDigestCache = FileDigestCache(file: nil)) throws(BuildError) -> ThemeAssets {
-        var files: [String: Contents] = [:], digests: [String: UInt64] = [:]
+        var files: [String: File] = [:]
+        /// Adds a file under its logical path with its digest in the name; returns that name.
         func add(_ logicalPath: String, _ contents: Contents, digest: UInt64) -> String {
             let path = fingerprinted(logicalPath, digest: digest)
-            files[path] = contents
-            digests[path] = digest
+            files[path] = File(contents: contents, digest: digest)
             return path
         }
         func add(_ logicalPath: String, _ data: Data) -> String {
@@ -51,8 +57,7 @@ package struct ThemeAssets: Sendable {
         }
         /// A file kept under its own name (licences, the theme's other assets).
         func addUnnamed(_ path: String, _ data: Data) {
-            files[path] = .data(data)
-            digests[path] = StableHasher.value(of: data)
+            files[path] = File(contents: .data(data), digest: StableHasher.value(of: data))
         }
         func addFont(_ logicalPath: String, _ font: URL) throws(BuildError) -> String {
             let digest = try fontDigests.digest(of: font.path) { () throws(BuildError) in try FontCache.shared.bytes(of: font) }
@@ -76,7 +81,7 @@ package struct ThemeAssets: Sendable {
             addUnnamed(path, data)
         }
         return ThemeAssets(
-            files: files, digests: digests, stylesheet: stylesheet, script: script, filterScript: filterScript, regularFont: regular, boldFont: bold,
+            files: files, stylesheet: stylesheet, script: script, filterScript: filterScript, regularFont: regular, boldFont: bold,
             fallbackFont: fallback)
     }
 
