@@ -72,9 +72,9 @@ struct BuildMemoTests {
         #expect(kept == (0..<3_000 as Range<UInt64>).filter { $0 % 3 == 0 })
     }
 
-    /// A rebuild takes unchanged items' HTML from the memo: what the items show, their digests
-    /// and the text blocks the layout reads are a fresh render's, and stay so after the next
-    /// build has replaced the memo's file.
+    /// A rebuild takes unchanged items' HTML from the memo, left in its bytes: what the items
+    /// show, their digests and the text blocks the layout reads are a fresh render's, and stay
+    /// so after the next build has replaced the memo's file.
     @Test func rememberedHTMLReadsAsRendered() throws {
         let folder = try TestSupport.temporaryFolder()
         let file = folder.appending(path: "site.memo")
@@ -91,6 +91,8 @@ struct BuildMemoTests {
         let rendered = try markedUp(with: first)
         first.save()
         let remembered = try markedUp(with: BuildMemo(file: file))
+        #expect(rendered.map(\.bodyHTMLIsRemembered) == [false, false, false])
+        #expect(remembered.map(\.bodyHTMLIsRemembered) == [true, true, true])
         #expect(rendered.map(\.bodyHTML) == ["<p>Plain <em>words</em></p>\n", remembered[1].bodyHTML, ""])
         #expect(remembered.map(\.bodyHTML) == rendered.map(\.bodyHTML))
         #expect(remembered.map(\.bodyHTMLDigest) == rendered.map(\.bodyHTMLDigest))

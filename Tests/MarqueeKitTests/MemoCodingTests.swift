@@ -128,6 +128,23 @@ extension MemoCodingTests {
         }
     }
 
+    /// A string read as ``MemoText`` is the string read as `String`, however it was stored or
+    /// decoded; bytes that are not a string (or are damaged) throw as they do for `String`.
+    @Test func textLeftInTheBytesReadsAsTheString() throws {
+        for text in ["", "<p>drei · 三 \u{0}</p>", String(repeating: "long ", count: 10_000)] {
+            let bytes = try MemoEncoder.encode(text)
+            let left = try MemoDecoder.decode(MemoText.self, from: bytes, in: bytes.indices)
+            let same = left.text == text && MemoEncoder.encode(scalar: left) == bytes
+            #expect(same)
+            let json = try JSONEncoder().encode(text)
+            #expect(try JSONDecoder().decode(MemoText.self, from: json).text == text)
+        }
+        let number = try MemoEncoder.encode(42)
+        #expect(throws: DecodingError.self) { try MemoDecoder.decode(MemoText.self, from: number, in: number.indices) }
+        let text = try MemoEncoder.encode("cut short")
+        #expect(throws: DecodingError.self) { try MemoDecoder.decode(MemoText.self, from: text, in: 0..<text.count - 1) }
+    }
+
     @Test func deepNestingThrows() {
         let bytes = [UInt8](repeating: 0, count: 500_000).enumerated().map { $0.offset % 5 == 0 ? MemoTag.list.rawValue : $0.offset % 5 == 1 ? 1 : 0 }
         #expect(throws: (any Error).self) { try MemoDecoder.decode([[Int]].self, from: bytes, in: 0..<bytes.count) }

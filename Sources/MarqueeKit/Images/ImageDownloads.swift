@@ -74,8 +74,10 @@ struct ImageDownloads: Sendable {
     /// The renditions descriptions point at, after ``rewritten(_:processed:)``.
     func renditionPaths(in items: [Item]) -> Set<String> {
         var paths: Set<String> = []
-        for item in items where item.bodyHTML.contains(Self.mediaMarker) {
-            for match in item.bodyHTML.matches(of: Self.renditionReference) { paths.insert(String(match.output.1)) }
+        for item in items {
+            let html = item.bodyHTML
+            guard html.contains(Self.mediaMarker) else { continue }
+            for match in html.matches(of: Self.renditionReference) { paths.insert(String(match.output.1)) }
         }
         return paths
     }

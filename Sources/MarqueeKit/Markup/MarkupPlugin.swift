@@ -20,14 +20,15 @@ public struct MarkupPlugin: Plugin {
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
         let keys = items.concurrentMap { memoKey(bodyDigest: $0.bodyDigest) }
         // Markdown and HTML made before: the memo holds it (plain text is quicker made again).
-        let known = context.memo.values(String.self, for: keys)
+        // Left in the memo's bytes until a page shows it.
+        let known = context.memo.values(MemoText.self, for: keys)
         items.concurrentUpdate { index, item in
             let key = keys[index]
             let form = item.bodyForm
             // The HTML is the item's body made with the settings, or the HTML its digest names.
             let origin = item.originDigest
             if form != .text, let known = known[index] {
-                item.setBodyHTML(known, digest: key)
+                item.setBodyHTML(.remembered(known), digest: key)
                 if form == .markdown { item.markdownRendering = (key, smartPunctuation, nil) }
                 item.carryOrigin(origin, through: key)
                 return
@@ -36,7 +37,7 @@ public struct MarkupPlugin: Plugin {
             // HTML made purely from the body and the settings is the same whenever its memo key
             // is: the key stands for it in later stages' keys and digests.
             let digest = rendered.isPure ? key : Item.digest(ofHTML: rendered.html)
-            item.setBodyHTML(rendered.html, digest: digest)
+            item.setBodyHTML(.given(rendered.html), digest: digest)
             if form == .markdown { item.markdownRendering = (digest, smartPunctuation, rendered.textBlocks) }
             item.carryOrigin(origin, through: digest)
         }

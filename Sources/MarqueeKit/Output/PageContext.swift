@@ -105,8 +105,9 @@ struct PageContext {
         values["title"] = .text(item.title)
         values["intro"] = .text(item.intro)
         values["source"] = .text(item.source)
-        values["descriptionHTML"] = .text(SiteURL.resolveMarkers(in: item.bodyHTML, root: root))
-        values["hasDescription"] = .flag(!item.bodyHTML.isEmpty)
+        let html = item.bodyHTML
+        values["descriptionHTML"] = .text(SiteURL.resolveMarkers(in: html, root: root))
+        values["hasDescription"] = .flag(!html.isEmpty)
         values["tags"] = item.tags.templateList
         values["badges"] = item.badges.templateList
         values["meta"] = .object(TemplateObject(uniqueKeysWithValues: item.metadata.templateValues.map { (TemplateKey($0.key), .text($0.value)) }))

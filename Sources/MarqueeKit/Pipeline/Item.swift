@@ -45,10 +45,16 @@ public struct Item: Sendable {
             }
         }
     }
-    /// The description as safe HTML, filled in by the markup stage.
+    /// The description as safe HTML, filled in by the markup stage. (On a rebuild, HTML the last
+    /// build made stays in the memo's bytes and is copied out on each read, like `body`.)
     public var bodyHTML: String {
-        get { fields.bodyHTML }
-        set { setBodyHTML(newValue, digest: nil) }
+        get {
+            switch fields.bodyHTML {
+            case .given(let html): html
+            case .remembered(let html): html.text
+            }
+        }
+        set { setBodyHTML(.given(newValue), digest: nil) }
     }
     /// The text of ``bodyHTML`` without its markup, blocks separated by a space: what a plugin
     /// counts or searches.
@@ -133,7 +139,7 @@ public struct Item: Sendable {
         var link: String?
         var intro: String
         var body: StoredBody
-        var bodyHTML: String
+        var bodyHTML: StoredHTML
         var images: [ImageCandidate]
         var author: String?
         var date: Date?
@@ -157,6 +163,13 @@ public struct Item: Sendable {
     enum StoredBody: Sendable {
         case given(Markup)
         case undecodedMarkdown(JSONText, base: URL?)
+    }
+
+    /// `bodyHTML` as stored: as set, or as the memo holds it (see ``MemoText``): a rebuild
+    /// copies out only the HTML of the pages it makes again.
+    enum StoredHTML: Sendable {
+        case given(String)
+        case remembered(MemoText)
     }
 
     /// The fields, in Swift's own copy-on-write box: an array of one. Items are copied into
@@ -225,7 +238,7 @@ extension Item {
         images: [ImageCandidate], author: String? = nil, date: Date? = nil, tags: [String] = [], originDigest: UInt64? = nil
     ) {
         storage = [Fields(
-            id: id, source: source, title: title, link: link, intro: intro, body: storedBody, bodyHTML: "", images: images,
+            id: id, source: source, title: title, link: link, intro: intro, body: storedBody, bodyHTML: .given(""), images: images,
             author: author, date: date, tags: tags, slug: "", cell: nil, badges: [], metadata: ItemMetadata(),
             markdownRendering: nil, bodyDigest: bodyDigest, bodyHTMLDigest: nil, originDigest: originDigest)]
     }
@@ -249,6 +262,14 @@ extension Item {
         switch fields.body {
         case .given: false
         case .undecodedMarkdown: true
+        }
+    }
+
+    /// True while `bodyHTML` is still in the memo's bytes (for tests).
+    var bodyHTMLIsRemembered: Bool {
+        switch fields.bodyHTML {
+        case .given: false
+        case .remembered: true
         }
     }
 
@@ -278,7 +299,7 @@ extension Item {
     }
 
     /// Sets `bodyHTML` with its ``bodyHTMLDigest`` (nil: the digest is its text's hash).
-    mutating func setBodyHTML(_ html: String, digest: UInt64?) {
+    mutating func setBodyHTML(_ html: StoredHTML, digest: UInt64?) {
         change {
             $0.bodyHTML = html
             $0.bodyHTMLDigest = digest
