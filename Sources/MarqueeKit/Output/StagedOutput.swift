@@ -87,9 +87,8 @@ final class StagedOutput: Sendable {
     /// recorded (by place in `previous`; nil when the output was not compared: none is kept),
     /// `madeFrom` the digests of the values that made them (by place, see
     /// ``FileMakers/digests(of:)``; nil: none is known, none is kept), and `makers` where this
-    /// build's are remembered. Room for as many entries is
-    /// made at once, instead of the table of files growing, and rehashing every path, while the
-    /// writers wait for its lock.
+    /// build's are remembered. Room for as many entries is made at once, instead of the table of
+    /// files growing, and rehashing every path, while the writers wait for its lock.
     init(
         output: URL, previous: OutputPaths<FileStamp> = [:], untouchedFiles: [Bool]? = nil, madeFrom: [UInt64?]? = nil,
         makers: FileMakers = FileMakers()
@@ -97,11 +96,13 @@ final class StagedOutput: Sendable {
         entries.withLock { $0.reserveCapacity(previous.count) }
         self.previous = previous
         self.makers = makers
-        self.madeFrom = madeFrom.flatMap { $0.count == previous.places.count ? $0 : nil }
-            ?? Array(repeating: nil, count: previous.places.count)
-        // (Marks of another table than `previous` would be read at the wrong places: not used.)
-        self.untouchedFiles = untouchedFiles.flatMap { $0.count == previous.places.count ? $0 : nil }
-            ?? Array(repeating: false, count: previous.places.count)
+        // Values by place of another table than `previous` would be read at the wrong places:
+        // not used.
+        func byPlace<Value>(_ values: [Value]?, else fallback: Value) -> [Value] {
+            values.flatMap { $0.count == previous.places.count ? $0 : nil } ?? Array(repeating: fallback, count: previous.places.count)
+        }
+        self.madeFrom = byPlace(madeFrom, else: nil)
+        self.untouchedFiles = byPlace(untouchedFiles, else: false)
         marks = PlaceMarks(count: previous.places.count)
         self.output = output.standardizedFileURL
         token = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
