@@ -34,8 +34,16 @@ package final class PreviewServer: Sendable {
     package func run(onReady: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let address = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/"
         let first = await rebuild(baseURL: URL(string: address))
-        let files = StaticFiles(root: previewFolder)
+        var logger = Logger(label: "marquee.serve")
+        logger.logLevel = ProcessInfo.processInfo.environment["MARQUEE_SERVER_LOG"] == "debug" ? .debug : .critical
         let router = Router()
+        // Added before the routes, as Hummingbird applies middleware to the routes added after
+        // it; both act only on requests that no route answers.
+        router.add(middleware: SiteNotFoundPage(folder: previewFolder))
+        router.add(middleware: FileMiddleware(
+            fileProvider: PreviewFiles(root: previewFolder, logger: logger), cacheControl: CacheControl([(MediaType(type: .any), [.noCache])]),
+            searchForIndexHtml: true
+        ).withAdditionalMediaTypes(forFileExtensions: Self.textTypes))
         let hub = self.hub
         router.get("/_marquee/events") { _, _ -> Response in
             let stream = await hub.subscribe()
@@ -51,15 +59,7 @@ package final class PreviewServer: Sendable {
             Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-store"],
                      body: ResponseBody(byteBuffer: ByteBuffer(string: LiveReloadPlugin.script)))
         }
-        let serveFile: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
-            Self.respond(to: request, files: files)
-        }
-        router.get("/", use: serveFile)
-        router.get("**", use: serveFile)
-        router.head("**", use: serveFile)
 
-        var logger = Logger(label: "marquee.serve")
-        logger.logLevel = ProcessInfo.processInfo.environment["MARQUEE_SERVER_LOG"] == "debug" ? .debug : .critical
         let watcher = WatchService(server: self, itemFiles: first.itemFiles ?? [])
         let app = Application(
             router: router,
@@ -128,38 +128,17 @@ package final class PreviewServer: Sendable {
 
     var baseURL: URL? { URL(string: "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/") }
 
-    static func respond(to request: Request, files: StaticFiles) -> Response {
-        let rawPath = request.head.path ?? "/"
-        switch files.lookup(rawPath) {
-        case .redirect(let location):
-            return Response(status: .movedPermanently, headers: [.location: location])
-        case .file(let file):
-            guard let data = try? Data(contentsOf: file) else { return notFound(files) }
-            let etag = "\"\(StableHasher.hex(of: data))\""
-            var headers: HTTPFields = [.eTag: etag, .cacheControl: "no-cache", .contentType: contentType(of: file)]
-            if request.headers[.ifNoneMatch] == etag {
-                return Response(status: .notModified, headers: headers)
-            }
-            headers[.contentLength] = String(data.count)
-            return Response(status: .ok, headers: headers, body: request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-        case .notFound:
-            return notFound(files)
-        }
-    }
-
-    /// The site's own 404 page when it has one.
-    static func notFound(_ files: StaticFiles) -> Response {
-        let page = files.root.appending(path: "404.html")
-        let data = (try? Data(contentsOf: page)) ?? Data("<!doctype html><title>Not found</title><p>Not found.</p><script src=\"\(LiveReloadPlugin.scriptPath)\"></script>".utf8)
-        return Response(status: .notFound, headers: [.contentType: "text/html; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    static func contentType(of file: URL) -> String {
-        let ext = file.pathExtension.lowercased()
-        let type = MediaType.getMediaType(forExtension: ext).map { "\($0)" } ?? "application/octet-stream"
-        let textual = ["html", "css", "js", "json", "xml", "txt", "svg"].contains(ext)
-        return textual && !type.contains("charset") ? type + "; charset=utf-8" : type
-    }
+    /// The text files' media types with their character set, which browsers would otherwise
+    /// guess (Hummingbird's table names the type alone).
+    static let textTypes: [String: MediaType] = [
+        "html": MediaType(type: .text, subType: "html", parameter: ("charset", "utf-8")),
+        "css": MediaType(type: .text, subType: "css", parameter: ("charset", "utf-8")),
+        "js": MediaType(type: .text, subType: "javascript", parameter: ("charset", "utf-8")),
+        "json": MediaType(type: .application, subType: "json", parameter: ("charset", "utf-8")),
+        "xml": MediaType(type: .application, subType: "xml", parameter: ("charset", "utf-8")),
+        "txt": MediaType(type: .text, subType: "plain", parameter: ("charset", "utf-8")),
+        "svg": MediaType(type: .image, subType: "svg+xml", parameter: ("charset", "utf-8")),
+    ]
 }
 
 /// Polls the site's sources for changes (``SourceStamps``: `Content/`, `Templates/` and the

@@ -55,21 +55,15 @@ struct ServeTests {
     @Test func redirectsNeverLeadToAnotherHost() async throws {
         let (_, port, task) = try await start()
         defer { task.cancel() }
-        for target in ["//items", "/%2Fitems", "//items?x=1", "/./items", "///items"] {
+        // A folder's redirect repeats the path with a `/` added: `//items/` would be the address
+        // of a host named `items`. Such paths name nothing.
+        for target in ["//items", "/%2Fitems", "//items?x=1", "/./items", "///items", "/items//", "/\\items", "/%5Citems"] {
             let head = try rawHead(port: port, target: target)
-            let location = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("location:") }
-            if let location {
-                #expect(location.dropFirst("location:".count).trimmingCharacters(in: .whitespaces) == "/items/", "\(target): \(location)")
-            }
+            #expect(!head.lowercased().contains("location:"), "\(target): \(head)")
+            #expect(head.hasPrefix("HTTP/1.1 404"), "\(target): \(head)")
         }
-        #expect(StaticFiles.location(of: ["items"]) == "/items/")
-        #expect(StaticFiles.location(of: ["a b", "c?d"]) == "/a%20b/c%3Fd/")
-        // The redirect a browser would follow to another host before the fix.
-        let head = try rawHead(port: port, target: "//items")
-        #expect(head.contains("301") && head.lowercased().contains("location: /items/"), "\(head)")
-        for target in ["/\\items", "/%5Citems"] {
-            #expect(try rawStatus(port: port, target: target) == 404)
-        }
+        let head = try rawHead(port: port, target: "/items")
+        #expect(head.hasPrefix("HTTP/1.1 301") && head.lowercased().contains("location: /items/"), "\(head)")
     }
 
     func get(_ client: HTTPClient, _ url: String, headers: [(String, String)] = []) async throws -> (HTTPClientResponse, String) {
@@ -109,12 +103,27 @@ struct ServeTests {
         let etag = try #require(home.headers.first(name: "ETag"))
         let (again, _) = try await get(client, base + "/", headers: [("If-None-Match", etag)])
         #expect(again.status == .notModified)
+        #expect(again.headers.first(name: "Cache-Control") == "no-cache")
+        // A page rewritten at the same size, as a quick rebuild can, is sent again.
+        try await Task.sleep(for: .milliseconds(20))
+        let index = root.appending(path: ".marquee-cache/preview/index.html")
+        let changed = html.replacingOccurrences(of: "<html", with: "<HTML")
+        #expect(changed != html && changed.utf8.count == html.utf8.count)
+        try changed.write(to: index, atomically: false, encoding: .utf8)
+        let (rewritten, rewrittenHTML) = try await get(client, base + "/", headers: [("If-None-Match", etag)])
+        #expect(rewritten.status == .ok)
+        #expect(rewrittenHTML == changed)
+        #expect(rewritten.headers.first(name: "ETag") != etag)
 
         // Nothing outside the preview folder can be read.
         let secret = root.appending(path: ".marquee-cache/preview/leak")
         try FileManager.default.createSymbolicLink(atPath: secret.path, withDestinationPath: root.appending(path: "Content/site.yml").path)
-        for target in ["/../Content/site.yml", "/%2e%2e/%2e%2e/Content/site.yml", "/items/..%2f..%2fContent/site.yml", "//etc/passwd", "/leak", "/%00index.html", "/items/%5c..%5c..%5cContent"] {
+        for target in ["//etc/passwd", "/leak", "/%00index.html"] {
             #expect(try rawStatus(port: port, target: target) == 404, "\(target)")
+        }
+        // Hummingbird's file middleware refuses any path holding `..` as a bad request.
+        for target in ["/../Content/site.yml", "/%2e%2e/%2e%2e/Content/site.yml", "/items/..%2f..%2fContent/site.yml", "/items/%5c..%5c..%5cContent"] {
+            #expect(try rawStatus(port: port, target: target) == 400, "\(target)")
         }
         // The preview never writes the real output folder.
         #expect(!FileManager.default.fileExists(atPath: root.appending(path: "Site").path))
