@@ -128,17 +128,12 @@ package final class PreviewServer: Sendable {
 
     var baseURL: URL? { URL(string: "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/") }
 
-    /// The text files' media types with their character set, which browsers would otherwise
-    /// guess (Hummingbird's table names the type alone).
-    static let textTypes: [String: MediaType] = [
-        "html": MediaType(type: .text, subType: "html", parameter: ("charset", "utf-8")),
-        "css": MediaType(type: .text, subType: "css", parameter: ("charset", "utf-8")),
-        "js": MediaType(type: .text, subType: "javascript", parameter: ("charset", "utf-8")),
-        "json": MediaType(type: .application, subType: "json", parameter: ("charset", "utf-8")),
-        "xml": MediaType(type: .application, subType: "xml", parameter: ("charset", "utf-8")),
-        "txt": MediaType(type: .text, subType: "plain", parameter: ("charset", "utf-8")),
-        "svg": MediaType(type: .image, subType: "svg+xml", parameter: ("charset", "utf-8")),
-    ]
+    /// The text files' media types from Hummingbird's table, with their character set, which
+    /// browsers would otherwise guess.
+    static let textTypes: [String: MediaType] = ["html", "css", "js", "json", "xml", "txt", "svg"].reduce(into: [:]) { types, name in
+        guard let type = MediaType.getMediaType(forExtension: name) else { return }
+        types[name] = MediaType(type: type.type, subType: type.subType, parameter: ("charset", "utf-8"))
+    }
 }
 
 /// Polls the site's sources for changes (``SourceStamps``: `Content/`, `Templates/` and the
