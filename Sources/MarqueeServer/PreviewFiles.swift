@@ -21,10 +21,10 @@ struct PreviewFiles: FileProvider {
     let root: URL
     private let files: LocalFileSystem
 
-    /// Serves `root`; `logger` receives the folder's path once.
-    init(root: URL, logger: Logger) {
+    /// Serves `root`, reading files on `threads`; `logger` receives the folder's path once.
+    init(root: URL, threads: NIOThreadPool, logger: Logger) {
         self.root = root.standardizedFileURL
-        files = LocalFileSystem(rootFolder: self.root.path, threadPool: .singleton, logger: logger)
+        files = LocalFileSystem(rootFolder: self.root.path, threadPool: threads, logger: logger)
     }
 
     /// The file a request path names (percent-decoded by the middleware, which refuses `..`),

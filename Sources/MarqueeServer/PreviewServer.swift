@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import MarqueeKit
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 
 /// `marquee serve`: builds the site into a preview folder, serves it on loopback with
@@ -36,12 +37,16 @@ package final class PreviewServer: Sendable {
         let first = await rebuild(baseURL: URL(string: address))
         var logger = Logger(label: "marquee.serve")
         logger.logLevel = ProcessInfo.processInfo.environment["MARQUEE_SERVER_LOG"] == "debug" ? .debug : .critical
+        // The files are read on threads of the server's own, stopped with it: NIO's process-wide
+        // pool would outlive the server.
+        let fileReads = NIOThreadPool(numberOfThreads: 2)
+        fileReads.start()
         let router = Router()
         // Added before the routes, as Hummingbird applies middleware to the routes added after
         // it; both act only on requests that no route answers.
         router.add(middleware: SiteNotFoundPage(folder: previewFolder))
         router.add(middleware: FileMiddleware(
-            fileProvider: PreviewFiles(root: previewFolder, logger: logger), cacheControl: CacheControl([(MediaType(type: .any), [.noCache])]),
+            fileProvider: PreviewFiles(root: previewFolder, threads: fileReads, logger: logger), cacheControl: CacheControl([(MediaType(type: .any), [.noCache])]),
             searchForIndexHtml: true
         ).withAdditionalMediaTypes(forFileExtensions: Self.textTypes))
         let hub = self.hub
@@ -67,17 +72,21 @@ package final class PreviewServer: Sendable {
             services: [watcher],
             onServerRunning: { channel in onReady(channel.localAddress?.port ?? 0) },
             logger: logger)
+        var failure: (any Error)?
         do {
             // Signals are handled by the caller (the CLI cancels this task on Ctrl-C).
             try await app.runService(gracefulShutdownSignals: [])
         } catch {
-            await hub.finishAll()
-            if "\(error)".contains("Address already in use") || "\(error)".contains("errno: 98") {
-                throw BuildError("port \(port) on \(host) is already in use; stop the other server or pass --port with another number.")
-            }
-            throw error
+            failure = error
         }
         await hub.finishAll()
+        try? await fileReads.shutdownGracefully()
+        if let failure {
+            if "\(failure)".contains("Address already in use") || "\(failure)".contains("errno: 98") {
+                throw BuildError("port \(port) on \(host) is already in use; stop the other server or pass --port with another number.")
+            }
+            throw failure
+        }
     }
 
     /// What a preview build did.
