@@ -35,9 +35,7 @@ struct PreviewFiles: FileProvider {
         guard path.hasPrefix("/"), !path.contains("\0"), !path.contains("\\") else { return nil }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         // A folder's path ends in `/`, which leaves the last segment empty.
-        let isPlain = segments.indices.allSatisfy { index in
-            segments[index] != "." && segments[index] != ".." && (!segments[index].isEmpty || index == segments.endIndex - 1)
-        }
+        let isPlain = segments.allSatisfy { $0 != "." && $0 != ".." } && !segments.dropLast().contains("")
         return isPlain ? files.getFileIdentifier(path) : nil
     }
 

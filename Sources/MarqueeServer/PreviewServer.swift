@@ -45,10 +45,10 @@ package final class PreviewServer: Sendable {
         // Added before the routes, as Hummingbird applies middleware to the routes added after
         // it; both act only on requests that no route answers.
         router.add(middleware: SiteNotFoundPage(folder: previewFolder))
-        router.add(middleware: FileMiddleware(
-            fileProvider: PreviewFiles(root: previewFolder, threads: fileReads, logger: logger), cacheControl: CacheControl([(MediaType(type: .any), [.noCache])]),
-            searchForIndexHtml: true
-        ).withAdditionalMediaTypes(forFileExtensions: Self.textTypes))
+        let files = PreviewFiles(root: previewFolder, threads: fileReads, logger: logger)
+        let noCache = CacheControl([(MediaType(type: .any), [.noCache])])
+        router.add(middleware: FileMiddleware(fileProvider: files, cacheControl: noCache, searchForIndexHtml: true)
+            .withAdditionalMediaTypes(forFileExtensions: Self.textTypes))
         let hub = self.hub
         router.get("/_marquee/events") { _, _ -> Response in
             let stream = await hub.subscribe()
