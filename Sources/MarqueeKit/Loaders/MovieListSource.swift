@@ -131,8 +131,8 @@ package struct MovieListSource: Plugin {
     /// a movie the last build read, and parsed and read otherwise; nil when the list is not a
     /// plain `{"movies": [...]}` or a movie has a syntax error (the list is then parsed whole).
     private func readMovieByMovie(_ list: [UInt8], folder: URL, display: String, memo: BuildMemo) -> [MovieBatch]? {
-        // Each movie's memo key, from its bytes hashed as soon as the scan finds them (read
-        // again later, from memory, they took several times as long to hash).
+        // Each movie's memo key, from its bytes hashed as soon as the scan finds them, while
+        // they are still in the processor's cache.
         let keySeed = recordKeySeed(folder: folder)
         var foundKeys: [UInt64] = []
         guard let ranges = JSONLayout.objectElements(ofArrayUnder: "movies", in: list, found: { range in

@@ -64,8 +64,8 @@ package struct SiteFilesWriter: Plugin {
     }
 
     /// `search.json`: `[{"a": author, "s": source, "t": title, "u": "items/slug/"}, …]`. Written
-    /// by hand, byte by byte: JSONSerialization took a tenth of a 10,000-item build, and building
-    /// it from strings most of a hundredth.
+    /// by hand, byte by byte: the format is four string fields, and JSONSerialization would first
+    /// build a Foundation object for every item of the site.
     static func searchIndex(of items: [Item]) -> [UInt8] {
         var json: [UInt8] = [UInt8(ascii: "[")]
         json.reserveCapacity(items.count * 96)

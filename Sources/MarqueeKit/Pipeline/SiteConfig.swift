@@ -112,9 +112,10 @@ extension SiteConfig {
     /// ``SourceConfig/place``) is left out: it only serves error messages, and it changes with the
     /// working folder, or when a comment is added above a source.
     ///
-    /// Written out field by field: described by reflection (``StableDescription``), it took ~8 M
-    /// instructions at the start of every build, the runtime searching this program's protocol
-    /// conformances for each type it met. A test checks that it names every field of these types.
+    /// Written out field by field rather than described by reflection (``StableDescription``):
+    /// every build, a no-op one too, starts with it, and reflection has the runtime search this
+    /// large program's protocol conformances for each type it meets. A test checks that it names
+    /// every field of these types.
     var outputSettings: String {
         func quoted(_ text: String?) -> String { text.map(\.debugDescription) ?? "nil" }
         func number(_ value: Int?) -> String { value.map(String.init) ?? "nil" }
