@@ -167,14 +167,15 @@ package struct LineBreaker: Sendable {
     package func addLineCounts(_ text: MeasuredText, widths: [Double], indent: Double, to counts: inout [Int]) {
         var lines = widths.map { Line(maxWidth: max($0 - indent, 1)) }
         let advances = text.advances.span
+        var placing = lines.mutableSpan
         for piece in text.pieces {
-            for index in lines.indices {
-                if piece.isForcedBreak {
-                    lines[index].forceBreak()
-                } else {
-                    lines[index].place(piece.start..<piece.end, width: piece.width, advances)
-                    lines[index].width += piece.spaceAfter
-                }
+            if piece.isForcedBreak {
+                for index in placing.indices { placing[index].forceBreak() }
+                continue
+            }
+            for index in placing.indices {
+                placing[index].place(piece.start..<piece.end, width: piece.width, advances)
+                placing[index].width += piece.spaceAfter
             }
         }
         for (index, line) in zip(counts.indices, lines) { counts[index] += line.count }
