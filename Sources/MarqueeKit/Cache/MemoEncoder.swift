@@ -104,6 +104,12 @@ final class MemoOutput {
         return bytes.count - 4
     }
 
+    /// Starts a list whose element count is known (a container's is counted as it is filled).
+    func openList(count: Int) {
+        bytes.append(MemoTag.list.rawValue)
+        bytes.appendLittleEndian(UInt32(count), bytes: 4)
+    }
+
     /// Counts one more member of the list or record whose count is at `offset`.
     func countMember(at offset: Int) {
         bytes.setLittleEndian(bytes.littleEndian(at: offset, bytes: 4) + 1, at: offset, bytes: 4)

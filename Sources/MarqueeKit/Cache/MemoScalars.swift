@@ -163,11 +163,8 @@ extension UInt64: MemoScalar {}
 /// element; the bytes are the same as a list written through a container.
 extension Array: MemoScalar where Element: MemoScalar {
     func write(to output: MemoOutput) {
-        let countAt = output.open(.list)
-        for element in self {
-            output.countMember(at: countAt)
-            element.write(to: output)
-        }
+        output.openList(count: count)
+        for element in self { element.write(to: output) }
     }
 
     static func read(from input: inout MemoInput) throws -> [Element] {
