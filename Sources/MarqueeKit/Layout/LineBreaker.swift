@@ -167,6 +167,8 @@ package struct LineBreaker: Sendable {
     package func addLineCounts(_ text: MeasuredText, widths: [Double], indent: Double, to counts: inout [Int]) {
         var lines = widths.map { Line(maxWidth: max($0 - indent, 1)) }
         let advances = text.advances.span
+        // Through a span: changing the array's elements in place would check, for every word at
+        // every width, that nothing else shares the array.
         var placing = lines.mutableSpan
         for piece in text.pieces {
             if piece.isForcedBreak {
