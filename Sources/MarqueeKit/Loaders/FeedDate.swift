@@ -90,7 +90,8 @@ package enum FeedDate {
         guard year >= 1583 else { return calendarDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offset: offset) }
         // Days since 1970-01-01 in the Gregorian calendar (the usual shift of the year to start in
         // March); a day past the month's end runs on into the next, as with Foundation's calendar.
-        // Making a `Calendar` per date was most of the time of reading a large feed's dates.
+        // Worked out here rather than with a `Calendar`: a feed has a date per item, and a
+        // `Calendar` is costly to make.
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
         let yearOfEra = shiftedYear - era * 400

@@ -182,7 +182,7 @@ package struct MovieListSource: Plugin {
             var batch = MovieBatch(start: indices.lowerBound)
             var next = fresh.makeIterator()
             for index in indices where index < kept {
-                // Taken out of `known`, not copied: a copy was a retain and release of each string.
+                // Taken out of `known`, not copied: a copy would retain and release each of its strings.
                 let movie: Result<Movie, BuildError> = if let known = known[index - indices.lowerBound].take() { .success(known) } else { next.next()! }
                 guard batch.add(movie, source: name, folder: folder) else { break }
             }
@@ -199,8 +199,8 @@ package struct MovieListSource: Plugin {
         return starts.concurrentMap { start in body(start..<Swift.min(start + batch, count)) }
     }
 
-    /// Movies read from one batch, with their ids: FNV-1a over a description, one byte after
-    /// another, was a fifth of loading, so four ids are hashed side by side
+    /// Movies read from one batch, with their ids: FNV-1a takes a description one byte after
+    /// another, each step waiting for the last, so the batch's ids are hashed four side by side
     /// (``StableHash/Parts/of(_:)``). `readOne` sees each movie read, by its position in `read`.
     private func readAndHash(
         _ read: [Result<(MovieFields, Photo), BuildError>], folder: URL,

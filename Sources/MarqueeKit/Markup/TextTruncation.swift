@@ -6,7 +6,7 @@ package enum TextTruncation {
         // Characters take at least a byte: short texts need no counting.
         guard text.utf8.count > limit else { return text }
         // Where the first limit + 1 bytes are ASCII but for CR (which pairs with LF), each byte is
-        // a character: they are cut as bytes (counting characters was most of normalizing a feed).
+        // a character: they are cut as bytes (counting characters finds every grapheme boundary).
         if limit >= 0, let cut = truncateASCII(Array(text.utf8.prefix(limit + 1)), to: limit) { return cut }
         return truncateByCharacters(text, to: limit)
     }

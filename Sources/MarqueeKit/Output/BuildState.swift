@@ -311,7 +311,7 @@ struct BuildState: Equatable {
     static func folders(holding files: some Sequence<String>) -> [String] {
         var folders: OrderedSet<String> = [""]
         for path in files {
-            // By bytes: `lastIndex(of:)` on the characters was most of the time of this loop.
+            // By bytes: `lastIndex(of:)` on the characters would walk grapheme clusters.
             var folder = Substring(path)
             while let slash = folder.utf8.lastIndex(of: UInt8(ascii: "/")) {
                 folder = folder[..<slash]

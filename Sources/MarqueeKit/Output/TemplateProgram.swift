@@ -2,8 +2,8 @@
 /// tree becomes a run of ``Instruction``s in one array, literal text goes into one byte buffer,
 /// names into one table, and partials are found by index when the program is made.
 ///
-/// Why: the tree holds arrays and strings in every node, so each node the renderer visited
-/// was retained and released, which was most of rendering's time.
+/// Why: the tree holds arrays and strings in every node, so each node the renderer visits
+/// would be retained and released, once per node per page.
 /// Instructions hold only numbers, so visiting one copies a few bytes and counts no references.
 struct TemplateProgram: Sendable {
     /// One step of a template; numbers only.

@@ -102,8 +102,8 @@ package enum StableHash {
         /// Carries on from a ``state``.
         init(state: UInt64) { hash = state }
 
-        /// The same as making one `Parts` per list and adding its parts in order, several times
-        /// faster for long parts (an item's description).
+        /// The same as making one `Parts` per list and adding its parts in order, made for many
+        /// lists with long parts (items' descriptions).
         ///
         /// FNV-1a is one chain of dependent multiplies per hash, each waiting for the last; here
         /// four hashes advance side by side, so the processor overlaps their multiplies. Every
