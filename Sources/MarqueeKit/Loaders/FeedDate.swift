@@ -21,8 +21,8 @@ package enum FeedDate {
     package static func parseRFC822(_ text: String) -> Date? {
         var parts: [String]
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            // ASCII (nearly every date): its characters are its bytes, and splitting the bytes is
-            // several times quicker than splitting the characters.
+            // ASCII (nearly every date): its characters are its bytes, which split without the
+            // search for grapheme boundaries that splitting the characters makes.
             parts = text.utf8.split(whereSeparator: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: " ") }).map { String(Substring($0)) }
         } else {
             parts = text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
