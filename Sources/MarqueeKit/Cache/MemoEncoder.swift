@@ -8,7 +8,8 @@
 /// ones zigzag-encoded), doubles as their eight bit-pattern bytes, strings as their UTF-8 length
 /// and bytes. A list is its element count (four bytes) and its elements; a record (a keyed
 /// container) is its member count and, per member, its key as a string and its value. Counts are
-/// four little-endian bytes, raised in place as members are added.
+/// four little-endian bytes: written at once when known (an array of scalars), else raised in
+/// place as a container's members are added.
 struct MemoEncoder: Encoder {
     let output: MemoOutput
     var codingPath: [any CodingKey] { [] }
