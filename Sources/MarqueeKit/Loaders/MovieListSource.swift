@@ -101,8 +101,6 @@ package struct MovieListSource: Plugin {
         } catch {
             throw BuildError(file: display, place: .lineColumn(line: error.line, column: error.column), error.message + ".")
         }
-        // The tree is released after the build (or never, when the program exits then): freeing
-        // tens of thousands of small objects here would hold up loading.
         guard case .object = document, let list = document["movies"] else {
             let found: String
             if case .object(let members) = document {
