@@ -115,9 +115,8 @@ struct IncrementalBuild {
 
     /// Saves the memo and the state of the committed `staged` output; returns how many pages
     /// and files the output holds.
-    func remember(_ staged: StagedOutput, result: StagedOutput.Result, items: Int) async -> (pages: Int, files: Int) {
-        // The memo (megabytes for a large site) is written while the state is made and written.
-        async let memoSaved: Void = memo.save()
+    func remember(_ staged: StagedOutput, result: StagedOutput.Result, items: Int) -> (pages: Int, files: Int) {
+        memo.save()
         let recorded = staged.recorded()
         let pages = recorded.count { OutputFile.isPage($0.path) }
         let folders = BuildState.folderStamps(
@@ -129,7 +128,6 @@ struct IncrementalBuild {
         // can differ from the previous build's state.
         let changedFiles = staged.recordedAnew() + staged.removedPrevious()
         state.save(for: site, replacing: previous, changed: folders.reread.map { (changedFiles, $0) })
-        await memoSaved
         return (pages, recorded.count)
     }
 }

@@ -80,7 +80,7 @@ public struct SiteBuilder: Sendable {
         let itemCount = items.count
         let itemsReleased = Task.detached { [items] in _ = items.count }
         items = []
-        let recorded = await incremental.remember(staged, result: committed, items: itemCount)
+        let recorded = incremental.remember(staged, result: committed, items: itemCount)
         await itemsReleased.value
         timings.lap("save state and memo")
         timings.report(to: progress)
