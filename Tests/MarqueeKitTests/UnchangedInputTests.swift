@@ -165,7 +165,7 @@ struct UnchangedInputTests {
         let root = try TestSupport.makeFixtureSite()
         _ = try await TestSupport.build(root)
         let memo = BuildMemo.file(for: try Site.fromConfig(root: root))
-        let page = root.appending(path: "Site/items/arrival/index.html")
+        let page = root.appending(path: "Site/items/cheshire-grin/index.html")
         func rebuildPage(_ edit: (String) -> String) async throws -> String {
             // Latin-1 keeps every byte, so the entries' binary lengths survive the round trip.
             let text = try #require(String(data: try Data(contentsOf: memo), encoding: .isoLatin1))
@@ -174,17 +174,18 @@ struct UnchangedInputTests {
             _ = try await TestSupport.build(root)
             return try String(contentsOf: page, encoding: .utf8)
         }
-        #expect(try String(contentsOf: page, encoding: .utf8).contains("site in Montana"))
-        // "Montana" is in the memo only as Arrival's rendered description; same length, other word.
-        let sameProgram = try await rebuildPage { $0.replacingOccurrences(of: "Montana", with: "Nowhere") }
-        #expect(sameProgram.contains("site in Nowhere"), "the memo was not used; this test shows nothing")
+        #expect(try String(contentsOf: page, encoding: .utf8).contains("over three evenings"))
+        // "evenings" is in the memo only in the feed item's intro, which its page's description
+        // shows; same length, other word.
+        let sameProgram = try await rebuildPage { $0.replacingOccurrences(of: "evenings", with: "mornings") }
+        #expect(sameProgram.contains("over three mornings"), "the memo was not used; this test shows nothing")
 
         let otherProgram = try await rebuildPage { text in
             let firstLine = text.prefix { $0 != "\n" }
-            #expect(firstLine.hasPrefix("marquee-memo-4 ") && text.contains("Nowhere"))
+            #expect(firstLine.hasPrefix("marquee-memo-4 ") && text.contains("mornings"))
             return "marquee-memo-4 another-build" + text.dropFirst(firstLine.count)
         }
-        #expect(otherProgram.contains("site in Montana") && !otherProgram.contains("Nowhere"), "another program's memo was used")
+        #expect(otherProgram.contains("over three evenings") && !otherProgram.contains("mornings"), "another program's memo was used")
     }
 
     /// Counts the builds that run the stages after loading.

@@ -2,8 +2,8 @@ import Foundation
 
 /// What a build remembers between runs: `Codable` results of expensive per-item work, keyed by
 /// a hash of everything the work depends on (a ``StableHasher`` value), so that a rebuild after
-/// a small edit redoes the work only for what changed. The built-in stages keep rendered markup,
-/// intros, line counts, slug suffixes and movie records here, and the build which values made
+/// a small edit redoes the work only for what changed. The built-in stages keep which descriptions
+/// render purely, intros, line counts, slug suffixes and movie records here, and the build which values made
 /// each output file (``FileMakers``); any plugin may keep its own.
 ///
 /// ```swift
@@ -32,23 +32,8 @@ public final class BuildMemo: Sendable {
         var isRead = false
         /// Per entry of ``previous``: looked up by this build (the next file keeps it).
         var found: [Bool] = []
-        /// The values this build stored.
-        var stored: [UInt64: Stored] = [:]
-    }
-
-    /// A value stored by this build: encoded at once, or, for a scalar (the HTML of a
-    /// description, shared with the item that holds it), kept as it is and encoded as the file
-    /// is written, so that a large site's markup is not held twice.
-    private enum Stored {
-        case encoded([UInt8])
-        case scalar(any MemoScalar)
-
-        var bytes: [UInt8] {
-            switch self {
-            case .encoded(let bytes): bytes
-            case .scalar(let scalar): MemoEncoder.encode(scalar: scalar)
-            }
-        }
+        /// The values this build stored, encoded.
+        var stored: [UInt64: [UInt8]] = [:]
     }
 
     /// A memo that starts empty and is never saved.
@@ -94,8 +79,8 @@ public final class BuildMemo: Sendable {
     ///
     /// Values with containers are decoded from a copy of their bytes: decoding retains and
     /// releases the array it reads many times, and the file's array, shared by every thread,
-    /// would have each of those counts bounce between the cores. A scalar (the HTML of a
-    /// description) is read with one retain, and needs no copy.
+    /// would have each of those counts bounce between the cores. A scalar, or a list of them (line
+    /// counts), is read with one retain, and needs no copy.
     private static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8], in range: Range<Int>, isScalar: Bool) -> Value? {
         if isScalar { return try? MemoDecoder.decode(type, from: bytes, in: range) }
         let entry = Array(bytes[range])
@@ -104,14 +89,8 @@ public final class BuildMemo: Sendable {
 
     /// Stores `value` under `key` for the next build.
     public func store(_ value: some Encodable, for key: UInt64) {
-        let stored: Stored
-        if let scalar = value as? any MemoScalar {
-            stored = .scalar(scalar)
-        } else {
-            guard let bytes = try? MemoEncoder.encode(value) else { return }
-            stored = .encoded(bytes)
-        }
-        state.withLock { $0.stored[key] = stored }
+        guard let bytes = try? MemoEncoder.encode(value) else { return }
+        state.withLock { $0.stored[key] = bytes }
     }
 
     /// The value stored under `key` by the previous build, or `compute()`'s result, stored for the
@@ -155,7 +134,7 @@ public final class BuildMemo: Sendable {
         // Appending is worth trying when the build kept more entries than it stored (a rebuild).
         if previous.size > 0, stored.count < kept.count {
             var added: [UInt8] = []
-            for (key, value) in stored { MemoFile.append(key, value.bytes[...], to: &added) }
+            for (key, value) in stored { MemoFile.append(key, value[...], to: &added) }
             if previous.size + added.count <= 2 * (keptBytes + added.count), previous.append(added, to: file) { return }
         }
         FileIO.replace(file.path) { descriptor in
@@ -167,7 +146,7 @@ public final class BuildMemo: Sendable {
                 buffer.removeAll(keepingCapacity: true)
             }
             for entry in kept { add(previous.keys[entry], previous.bytes[previous.ranges[entry]]) }
-            for (key, value) in stored { add(key, value.bytes[...]) }
+            for (key, value) in stored { add(key, value[...]) }
             return written && FileIO.writeAll(buffer, to: descriptor)
         }
     }

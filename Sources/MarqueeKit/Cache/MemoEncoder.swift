@@ -22,13 +22,6 @@ struct MemoEncoder: Encoder {
         return output.bytes
     }
 
-    /// The bytes of a scalar, which cannot fail.
-    static func encode(scalar: any MemoScalar) -> [UInt8] {
-        let output = MemoOutput()
-        scalar.write(to: output)
-        return output.bytes
-    }
-
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         KeyedEncodingContainer(RecordEncoder(output: output, countAt: output.open(.record)))
     }

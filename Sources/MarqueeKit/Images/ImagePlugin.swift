@@ -29,6 +29,9 @@ package struct ImagePlugin: Plugin {
     }
 
     package func transformItems(_ items: inout [Item], in context: BuildContext) async throws {
+        // Downloads read every description's HTML for its images, here and as the pages' files
+        // are written: made once, not on each read.
+        if downloads != nil { items.concurrentUpdate { $0.keepBodyHTML() } }
         // The images to process, each once however many items show it, with the first item
         // that shows it (for warnings).
         var origins: [String: (origin: Origin, title: String)] = [:]

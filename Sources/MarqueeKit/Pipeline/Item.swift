@@ -28,9 +28,9 @@ public struct Item: Sendable {
         get { fields.intro }
         set { change { $0.intro = newValue } }
     }
-    /// The description as the source gave it. (A movie or feed item that did not change since
-    /// the last build keeps its description in the list's or the memo's bytes and decodes it on
-    /// each read: a plugin that reads it several times should keep it in a local.)
+    /// The description as the source gave it. (A movie that did not change since the last build
+    /// keeps its description in the list's bytes and decodes it on each read: a plugin that reads
+    /// it several times should keep it in a local.)
     public var body: Markup {
         get {
             switch fields.body {
@@ -45,13 +45,14 @@ public struct Item: Sendable {
             }
         }
     }
-    /// The description as safe HTML, filled in by the markup stage. (On a rebuild, HTML the last
-    /// build made stays in the memo's bytes and is copied out on each read, like `body`.)
+    /// The description as safe HTML, filled in by the markup stage. (On a rebuild, the HTML of a
+    /// description that did not change is made again from `body` on each read, like `body`
+    /// itself: a plugin that reads it several times should keep it in a local.)
     public var bodyHTML: String {
         get {
             switch fields.bodyHTML {
             case .given(let html): html
-            case .remembered(let html): html.text
+            case .renderedOnRead(let smartPunctuation): MarkupPlugin.renderedOnRead(body, smartPunctuation: smartPunctuation)
             }
         }
         set { setBodyHTML(.given(newValue), digest: nil) }

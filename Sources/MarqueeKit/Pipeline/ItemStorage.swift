@@ -41,11 +41,13 @@ extension Item {
         case undecodedMarkdown(JSONText, base: URL?)
     }
 
-    /// `bodyHTML` as stored: as set, or as the memo holds it (see ``MemoText``): a rebuild
-    /// copies out only the HTML of the pages it makes again.
+    /// `bodyHTML` as stored: as set, or made from `body` each time it is read. A rebuild gives
+    /// the second to every description the last build rendered from nothing but the description
+    /// and the settings (``MarkupPlugin/renderedOnRead(_:smartPunctuation:)``): it renders only
+    /// the descriptions of the pages it makes again, and the memo keeps no copy of the site's HTML.
     enum StoredHTML: Sendable {
         case given(String)
-        case remembered(MemoText)
+        case renderedOnRead(smartPunctuation: Bool)
     }
 
     /// The ``bodyHTMLDigest`` of the HTML the markup stage made of a Markdown `body`, with its
@@ -121,6 +123,14 @@ extension Item {
         }
     }
 
+    /// Renders `bodyHTML` now and keeps it, for a stage that reads every item's HTML more than
+    /// once. The item is what it was, with its digests and origin.
+    mutating func keepBodyHTML() {
+        guard case .renderedOnRead = fields.bodyHTML else { return }
+        let html = bodyHTML
+        rewrite { $0.bodyHTML = .given(html) }
+    }
+
     /// Gives the item an origin again after a built-in stage changed it, when it had one
     /// (`previous`, read before the change): the stage's result must depend only on the item as
     /// it was, the site's settings (which every compared build shares) and `step`, a hash of
@@ -166,11 +176,11 @@ extension Item {
         }
     }
 
-    /// True while `bodyHTML` is still in the memo's bytes (for tests).
-    var bodyHTMLIsRemembered: Bool {
+    /// True while `bodyHTML` is made from `body` on each read (for tests).
+    var bodyHTMLIsRenderedOnRead: Bool {
         switch fields.bodyHTML {
         case .given: false
-        case .remembered: true
+        case .renderedOnRead: true
         }
     }
 }
