@@ -2,9 +2,9 @@ import Foundation
 
 /// What a build remembers between runs: `Codable` results of expensive per-item work, keyed by
 /// a hash of everything the work depends on (a ``StableHasher`` value), so that a rebuild after
-/// a small edit redoes the work only for what changed. The built-in stages keep which descriptions
-/// render purely, intros, line counts, slug suffixes and movie records here, and the build which values made
-/// each output file (``FileMakers``); any plugin may keep its own.
+/// a small edit redoes the work only for what changed. The built-in stages keep which
+/// descriptions render purely, intros, line counts, slug suffixes and movie records here, and
+/// the build which values made each output file (``FileMakers``); any plugin may keep its own.
 ///
 /// ```swift
 /// var key = StableHasher("reading-time-1")   // a namespace of your own, with a version

@@ -49,7 +49,7 @@ public struct MarkupPlugin: Plugin {
     /// (it does not point at local files copied into the site).
     func render(_ markup: Markup, context: BuildContext) -> (html: String, textBlocks: [TextBlock]?, isPure: Bool) {
         guard case .markdown(let markdown, let base) = markup else {
-            return (Self.renderedOnRead(markup, smartPunctuation: smartPunctuation), nil, true)
+            return (Self.pureHTML(of: markup, smartPunctuation: smartPunctuation), nil, true)
         }
         // Local images are copied into the site as a side effect: such results are not reused.
         var touchedLocalFiles = false
@@ -68,8 +68,9 @@ public struct MarkupPlugin: Plugin {
         return (rendered.html, rendered.textBlocks, !touchedLocalFiles)
     }
 
-    /// The HTML of a description that renders purely: one whose Markdown has no local image.
-    static func renderedOnRead(_ markup: Markup, smartPunctuation: Bool) -> String {
+    /// The HTML made of `markup` from nothing but it and the settings: a Markdown description's
+    /// local images are left out (the markup stage renders those itself, and copies them).
+    static func pureHTML(of markup: Markup, smartPunctuation: Bool) -> String {
         switch markup {
         case .text(let text):
             text.isEmpty ? "" : "<p>" + HTMLEscape.text(text).replacingOccurrences(of: "\n", with: "<br>") + "</p>"
@@ -90,7 +91,7 @@ public struct MarkupPlugin: Plugin {
     }
 
     /// URLs in local Markdown: web URLs pass the policy and fragments stay; a relative image
-    /// is what `localImage` makes of it; other relative links are left out (nil).
+    /// is what `localImage` makes of it; other relative URLs are refused (nil).
     private static func resolve(_ raw: String, role: URLRole, localImage: (String) -> String?) -> String? {
         let url = URLPolicy.clean(raw)
         if URLPolicy.scheme(of: url) != nil || url.hasPrefix("//") {

@@ -52,7 +52,7 @@ public struct Item: Sendable {
         get {
             switch fields.bodyHTML {
             case .given(let html): html
-            case .renderedOnRead(let smartPunctuation): MarkupPlugin.renderedOnRead(body, smartPunctuation: smartPunctuation)
+            case .renderedOnRead(let smartPunctuation): MarkupPlugin.pureHTML(of: body, smartPunctuation: smartPunctuation)
             }
         }
         set { setBodyHTML(.given(newValue), digest: nil) }

@@ -43,7 +43,7 @@ extension Item {
 
     /// `bodyHTML` as stored: as set, or made from `body` each time it is read. A rebuild gives
     /// the second to every description the last build rendered from nothing but the description
-    /// and the settings (``MarkupPlugin/renderedOnRead(_:smartPunctuation:)``): it renders only
+    /// and the settings (``MarkupPlugin/pureHTML(of:smartPunctuation:)``): it renders only
     /// the descriptions of the pages it makes again, and the memo keeps no copy of the site's HTML.
     enum StoredHTML: Sendable {
         case given(String)
