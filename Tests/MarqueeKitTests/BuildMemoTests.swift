@@ -80,6 +80,8 @@ struct BuildMemoTests {
         let folder = try TestSupport.temporaryFolder()
         let file = folder.appending(path: "site.memo")
         let theme = try Theme.load(siteRoot: folder)
+        try FileManager.default.createDirectory(at: folder.appending(path: "Content"), withIntermediateDirectories: true)
+        try Data(#"<svg xmlns="http://www.w3.org/2000/svg"/>"#.utf8).write(to: folder.appending(path: "Content/poster.svg"))
         func markedUp(with memo: BuildMemo) throws -> [Item] {
             let list = folder.appending(path: "Content/movies.json")
             let bodies: [Markup] = [
@@ -99,6 +101,7 @@ struct BuildMemoTests {
         #expect(rendered.map(\.bodyHTMLIsRenderedOnRead) == [false, false, false, false, false])
         #expect(remembered.map(\.bodyHTMLIsRenderedOnRead) == [true, true, true, true, false])
         #expect(rendered.map(\.bodyHTML).prefix(4) == ["<p>Plain <em>words</em></p>\n", remembered[1].bodyHTML, "", "<p>Fed <a href=\"https://example.org/a\" rel=\"noopener nofollow ugc\">in</a></p>"])
+        #expect(rendered[4].bodyHTML.contains(#"<img src="marquee-root:/media/poster.svg""#), "\(rendered[4].bodyHTML)")
         #expect(remembered.map(\.bodyHTML) == rendered.map(\.bodyHTML))
         #expect(remembered.map(\.bodyHTMLDigest) == rendered.map(\.bodyHTMLDigest))
         #expect(remembered.map(\.bodyTextBlocks) == rendered.map(\.bodyTextBlocks))
