@@ -114,6 +114,60 @@ struct BuildMemoTests {
         #expect(remembered.map(\.bodyHTML) == rendered.map(\.bodyHTML))
     }
 
+    /// A rebuild plans an unchanged item's cell when it is read, from the line counts the last
+    /// build measured: the plans and page digests are a fresh layout's; the counts are kept for
+    /// the next build though no cell was read; and a memo value that is not counts for the
+    /// theme's breakpoints is measured again.
+    @Test func cellsPlannedOnReadAreTheMeasuredCells() throws {
+        let folder = try TestSupport.temporaryFolder()
+        let file = folder.appending(path: "site.memo")
+        let theme = try Theme.load(siteRoot: folder)
+        func laidOut(with memo: BuildMemo) throws -> [Item] {
+            let photo = [ImageCandidate(url: "https://example.org/poster.jpg")]
+            var items = [
+                Item(id: "a", source: "s", title: "Short", body: .markdown("Plain *words*", base: nil)),
+                Item(id: "b", source: "s", title: "A title long enough to take a second line in a narrow cell", body: .markdown(
+                    String(repeating: "A sentence of ordinary words that goes on for a while. ", count: 12) + "\n\n- one\n- two", base: nil),
+                    images: photo),
+                Item(id: "c", source: "s", title: "映画 🎬", body: .html("<p>Fed <b>in</b>, with 한국어.</p>", base: nil), images: photo),
+                Item(id: "d", source: "s", title: "", body: .text("")),
+            ]
+            let context = BuildContext(root: folder, config: SiteConfig(title: "T"), theme: theme, memo: memo)
+            _ = BuildState.fingerprint(items: &items, contentStamps: "", environment: "")
+            try MarkupPlugin().transformItems(&items, in: context)
+            try LayoutPlugin().layOutItems(&items, in: context)
+            return items
+        }
+        let first = BuildMemo(file: file)
+        let measured = try laidOut(with: first)
+        first.save()
+        let second = BuildMemo(file: file)
+        let remembered = try laidOut(with: second)
+        second.store("something new", for: 1)
+        second.save()
+        let third = try laidOut(with: BuildMemo(file: file))
+        #expect(!measured.contains { $0.cellIsPlannedOnRead } && measured.allSatisfy { $0.cell != nil })
+        #expect(remembered.allSatisfy { $0.cellIsPlannedOnRead })
+        #expect(third.allSatisfy { $0.cellIsPlannedOnRead }, "the counts were kept, though no cell was read")
+        let plans = measured.map(\.cell)
+        #expect(plans.indices.allSatisfy { one in plans.indices.allSatisfy { one == $0 || plans[one] != plans[$0] } }, "four different plans")
+        #expect(measured[2].cell?.isEstimated == true && measured[1].cell?.isTruncatedAnywhere == true)
+        #expect(remembered.map(\.cell) == measured.map(\.cell))
+        #expect(third.map(\.cell) == measured.map(\.cell))
+        #expect(PageWriter.digests(of: remembered) == PageWriter.digests(of: measured))
+
+        let damaged = BuildMemo(file: folder.appending(path: "damaged.memo"))
+        damaged.store("not line counts", for: 5)
+        damaged.store(LayoutEngine.LineCounts(title: [1], description: [1], blocks: 1, isEstimated: false), for: 6)
+        damaged.save()
+        let engine = LayoutEngine(metrics: theme.metrics, measurer: try theme.measurer)
+        for key in [5, 6, 7] as [UInt64] {
+            let planner = RememberedCell.Planner(engine: engine, memo: BuildMemo(file: folder.appending(path: "damaged.memo")))
+            let cell = RememberedCell(planner: planner, key: key, hasImage: true)
+            #expect(cell.plan(for: measured[1]) == measured[1].cell)
+        }
+    }
+
     /// A build that reuses most entries appends only what it computed; once unused entries
     /// would make up more than half the file, the file is written anew with the used ones only.
     @Test func appendsNewEntriesUntilHalfTheFileIsUnused() throws {

@@ -61,7 +61,22 @@ public final class BuildMemo: Sendable {
     /// decoded on every core. A stage that looks up every item asks for all of them at once:
     /// lookups one by one from every core would take turns at the memo's lock.
     public func values<Value: Decodable & Sendable>(_ type: Value.Type = Value.self, for keys: [UInt64]) -> [Value?] {
-        let (bytes, ranges) = state.withLock { state in
+        let (bytes, ranges) = lookUp(keys)
+        let isScalar = type is any MemoScalar.Type
+        return ranges.concurrentMap { range in range.flatMap { Self.decode(type, from: bytes, in: $0, isScalar: isScalar) } }
+    }
+
+    /// Whether the previous build stored a value under each of `keys`, without decoding any.
+    /// The values found are kept for the next build, as those looked up are: for a stage that
+    /// decodes a value only when something asks for it (see ``LayoutPlugin``).
+    func contains(_ keys: [UInt64]) -> [Bool] {
+        lookUp(keys).ranges.map { $0 != nil }
+    }
+
+    /// The previous build's file and where the value of each of `keys` is in it (nil where it
+    /// stored none); each entry found is kept for the next build.
+    private func lookUp(_ keys: [UInt64]) -> (bytes: [UInt8], ranges: [Range<Int>?]) {
+        state.withLock { state in
             Self.read(&state, file: file, firstLine: firstLine)
             let previous = state.previous
             let ranges = keys.map { key -> Range<Int>? in
@@ -71,8 +86,6 @@ public final class BuildMemo: Sendable {
             }
             return (previous.bytes, ranges)
         }
-        let isScalar = type is any MemoScalar.Type
-        return ranges.concurrentMap { range in range.flatMap { Self.decode(type, from: bytes, in: $0, isScalar: isScalar) } }
     }
 
     /// The value of `type` in `range` of the file's `bytes`; nil when it does not read as one.

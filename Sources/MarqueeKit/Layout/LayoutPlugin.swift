@@ -17,8 +17,9 @@ public struct LayoutPlugin: Plugin {
         self.basicLines = basicLines
     }
 
-    /// Sets every item's cell plan; line counts of unchanged titles and descriptions come from
-    /// the memo of the last build.
+    /// Sets every item's cell plan. An item whose title and description the last build measured
+    /// with the same settings gets a plan made when it is read, from the memo's line counts
+    /// (``RememberedCell``): a rebuild reads only the cells of the pages it makes again.
     public func layOutItems(_ items: inout [Item], in context: BuildContext) throws {
         var metrics = context.theme.metrics
         if let basicLines { metrics.basicCollapsedLines = basicLines }
@@ -38,14 +39,15 @@ public struct LayoutPlugin: Plugin {
             key.combine(item.images.isEmpty ? 0 : 1)
             return key.value
         }
-        let known = memo.values(LayoutEngine.LineCounts.self, for: keys)
+        let known = memo.contains(keys)
+        let planner = RememberedCell.Planner(engine: engine, memo: memo)
         items.concurrentUpdate { index, item in
             let hasImage = !item.images.isEmpty
             // The plan is the item's, made with the settings the key holds.
             let origin = item.originDigest
             defer { item.carryOrigin(origin, through: keys[index]) }
-            if let known = known[index], known.fit(engine.metrics.breakpoints) {
-                item.cell = engine.plan(known, hasImage: hasImage)
+            if known[index] {
+                item.planCellOnRead(RememberedCell(planner: planner, key: keys[index], hasImage: hasImage))
                 return
             }
             let counts = engine.lineCounts(title: item.titleLine, description: item.bodyTextBlocks, hasImage: hasImage)

@@ -85,10 +85,19 @@ public struct Item: Sendable {
         get { fields.slug }
         set { change { $0.slug = newValue } }
     }
-    /// How the gallery shows the item, filled in by the layout stage.
+    /// How the gallery shows the item, filled in by the layout stage. (On a rebuild, the plan of
+    /// an item whose title and description did not change is made again on each read, from the
+    /// line counts the last build measured: a plugin that reads it several times should keep it
+    /// in a local.)
     public var cell: CellPlan? {
-        get { fields.cell }
-        set { change { $0.cell = newValue } }
+        get {
+            switch fields.cell {
+            case .given(let plan): plan
+            case .plannedOnRead(let remembered): remembered.plan(for: self)
+            case nil: nil
+            }
+        }
+        set { change { $0.cell = newValue.map(StoredCell.given) } }
     }
     /// Short labels shown after the title in cells and on the detail page (a plugin's
     /// "4 min read"). The layout engine measures them with the title.

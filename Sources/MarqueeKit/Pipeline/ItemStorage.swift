@@ -21,7 +21,7 @@ extension Item {
         var date: Date?
         var tags: [String]
         var slug: String
-        var cell: CellPlan?
+        var cell: StoredCell?
         var badges: [String]
         var metadata: ItemMetadata
         var markdownRendering: MarkdownRendering?
@@ -48,6 +48,13 @@ extension Item {
     enum StoredHTML: Sendable {
         case given(String)
         case renderedOnRead(smartPunctuation: Bool)
+    }
+
+    /// `cell` as stored: as set, or planned from the last build's line counts each time it is
+    /// read (see ``RememberedCell``).
+    enum StoredCell: Sendable {
+        case given(CellPlan)
+        case plannedOnRead(RememberedCell)
     }
 
     /// The ``bodyHTMLDigest`` of the HTML the markup stage made of a Markdown `body`, with its
@@ -131,6 +138,11 @@ extension Item {
         rewrite { $0.bodyHTML = .given(html) }
     }
 
+    /// Has `cell` planned from `remembered` on each read.
+    mutating func planCellOnRead(_ remembered: RememberedCell) {
+        change { $0.cell = .plannedOnRead(remembered) }
+    }
+
     /// Gives the item an origin again after a built-in stage changed it, when it had one
     /// (`previous`, read before the change): the stage's result must depend only on the item as
     /// it was, the site's settings (which every compared build shares) and `step`, a hash of
@@ -174,6 +186,11 @@ extension Item {
         case .given: false
         case .undecodedMarkdown: true
         }
+    }
+
+    /// True while `cell` is planned on each read (for tests).
+    var cellIsPlannedOnRead: Bool {
+        if case .plannedOnRead = fields.cell { true } else { false }
     }
 
     /// True while `bodyHTML` is made from `body` on each read (for tests).
