@@ -23,8 +23,9 @@ struct RememberedCell: Sendable {
     /// value does not read as counts for the theme's breakpoints.
     func plan(for item: Item) -> CellPlan {
         let engine = planner.engine
-        let remembered = planner.memo.value(LayoutEngine.LineCounts.self, for: key).flatMap { $0.fit(engine.metrics.breakpoints) ? $0 : nil }
-        let counts = remembered ?? engine.lineCounts(title: item.titleLine, description: item.bodyTextBlocks, hasImage: hasImage)
+        let remembered = planner.memo.value(LayoutEngine.LineCounts.self, for: key)
+        let counts = remembered.flatMap { $0.fit(engine.metrics.breakpoints) ? $0 : nil }
+            ?? engine.lineCounts(title: item.titleLine, description: item.bodyTextBlocks, hasImage: hasImage)
         return engine.plan(counts, hasImage: hasImage)
     }
 }
