@@ -30,14 +30,14 @@ struct IncrementalBuild {
     private let inputs: String?
     /// The last build's state, once read.
     private var previous: BuildState?
-    /// The memo and the last build's state, read beside loading.
-    private var reading: Task<BuildState?, Never>?
+    /// The memo, the last build's state and the output compared with it, read beside loading.
+    private var reading: Task<Previous, Never>?
     /// A hash of the loaded items and the settings, for the state.
     private var fingerprint = ""
-    /// The output compared with the last build's state, and the digests of the values that made
-    /// its files, beside the stages.
-    private var checking: Task<(check: BuildState.OutputCheck?, madeFrom: [UInt64?]), Never>?
+    /// The output compared with the last build's state.
     private var check: BuildState.OutputCheck?
+    /// The digests of the values that made the last build's files.
+    private var madeFrom: [UInt64?]?
     /// Which values made each file of the output, as this build and the last remember them.
     private let makers: FileMakers
 
@@ -62,14 +62,28 @@ struct IncrementalBuild {
         return state
     }
 
-    /// Starts reading the memo (which the stages look things up in) and then the last build's
-    /// state, unless ``unchangedBeforeLoading()`` read it. One task, not one each: two would
-    /// take both threads of a two-core machine, and loading would start only when one ended.
+    /// What ``startReadingPrevious()`` reads.
+    private struct Previous: Sendable {
+        var state: BuildState?
+        var check: BuildState.OutputCheck?
+        var madeFrom: [UInt64?]
+    }
+
+    /// Starts reading, beside loading, the memo (which the stages look things up in), then the
+    /// last build's state (unless ``unchangedBeforeLoading()`` read it), then comparing the output
+    /// with it and reading which values made its files. Nothing in the output changes before the
+    /// commit. (Another program writing into the output during the build may leave a file the
+    /// state does not list, however late the check; a later build that finds a folder's time
+    /// differing from the state's reads the output.)
+    ///
+    /// One task, not one each: two would take both threads of a two-core machine, and loading
+    /// would start only when one ended.
     mutating func startReadingPrevious() {
-        let known = previous, memo = memo, site = site
+        let known = previous, memo = memo, site = site, makers = makers
         reading = Task {
             memo.prepare()
-            return known ?? BuildState.load(for: site)
+            let state = known ?? BuildState.load(for: site)
+            return Previous(state: state, check: state?.check(site.output), madeFrom: makers.digests(of: state?.files ?? [:]))
         }
     }
 
@@ -77,8 +91,9 @@ struct IncrementalBuild {
     /// is untouched. Each item's body digest is kept on it for the stages.
     mutating func unchangedAfterLoading(_ items: inout [Item]) async -> BuildState? {
         fingerprint = BuildState.fingerprint(items: &items, contentStamps: contentStamps.besideItemFiles, environment: environment)
-        previous = await reading?.value
-        guard var state = previous, state.fingerprint == fingerprint, state.matches(site.output) else { return nil }
+        let read = await reading?.value
+        (previous, check, madeFrom) = (read?.state, read?.check, read?.madeFrom)
+        guard var state = previous, state.fingerprint == fingerprint, check?.isUntouched == true else { return nil }
         // The same items from inputs stamped differently (a file saved unchanged): the new
         // stamps are recorded, so that the next build can stop before loading.
         if let inputs, state.inputs != inputs {
@@ -89,24 +104,12 @@ struct IncrementalBuild {
         return state
     }
 
-    /// Starts comparing the output with the last build's state, beside the stages: its
-    /// `stat`s of every file fill the time a core waits in the stages' serial parts. Nothing in
-    /// the output changes before the commit. (Another program writing into the output during
-    /// the build may leave a file the state does not list, however late the check; a later
-    /// build that finds a folder's time differing from the state's reads the output.)
-    mutating func startCheckingOutput() {
-        let last = previous, output = site.output, makers = makers
-        checking = Task { (last?.check(output), makers.digests(of: last?.files ?? [:])) }
-    }
-
     /// The staging area for this build's files, which keeps a file of the last build's when
     /// its maker's digest is the same and the output still holds it as that build left it.
-    mutating func stagedOutput() async throws(BuildError) -> StagedOutput {
-        let checked = await checking?.value
-        check = checked?.check
-        return try StagedOutput(
+    func stagedOutput() throws(BuildError) -> StagedOutput {
+        try StagedOutput(
             output: site.output, previous: previous?.files ?? [:], untouchedFiles: check?.untouchedFiles,
-            madeFrom: checked?.madeFrom, makers: makers)
+            madeFrom: madeFrom, makers: makers)
     }
 
     /// Whether the output holds exactly the last build's files: no folder had an entry added or

@@ -55,15 +55,13 @@ public struct SiteBuilder: Sendable {
             timings.lap("check output")
             return unchanged(state, output: site.output, started: started, timings: timings, context: context)
         }
-        timings.lap("fingerprint")
+        timings.lap("fingerprint and output check")
 
-        incremental.startCheckingOutput()
         try await transform(&items, in: context, timings: &timings)
         try layOut(&items, in: context)
         timings.lap("lay out")
 
-        let staged = try await incremental.stagedOutput()
-        timings.lap("check output")
+        let staged = try incremental.stagedOutput()
         try write(items, into: staged, in: context, timings: &timings)
         let committed: StagedOutput.Result
         do throws(BuildError) {
