@@ -68,7 +68,8 @@ public final class BuildMemo: Sendable {
 
     /// Whether the previous build stored a value under each of `keys`, without decoding any.
     /// The values found are kept for the next build, as those looked up are: for a stage that
-    /// decodes a value only when something asks for it (see ``LayoutPlugin``).
+    /// makes its result only when something asks for it (see ``MarkupPlugin`` and
+    /// ``LayoutPlugin``).
     func contains(_ keys: [UInt64]) -> [Bool] {
         lookUp(keys).ranges.map { $0 != nil }
     }

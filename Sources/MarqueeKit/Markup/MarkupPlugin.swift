@@ -20,13 +20,14 @@ public struct MarkupPlugin: Plugin {
     /// rebuild reads it only for the pages it makes again.
     public func transformItems(_ items: inout [Item], in context: BuildContext) throws {
         let keys = items.concurrentMap { memoKey(bodyDigest: $0.bodyDigest) }
-        let renderedPurely = context.memo.values(Bool.self, for: keys)
+        // Only pure renders are stored, so an entry under a key is all there is to know.
+        let renderedPurely = context.memo.contains(keys)
         items.concurrentUpdate { index, item in
             let key = keys[index]
             let form = item.bodyForm
             // The HTML is the item's body made with the settings, or the HTML its digest names.
             let origin = item.originDigest
-            if renderedPurely[index] == true {
+            if renderedPurely[index] {
                 item.setBodyHTML(.renderedOnRead(smartPunctuation: smartPunctuation), digest: key)
                 if form == .markdown { item.markdownRendering = (key, smartPunctuation, nil) }
                 item.carryOrigin(origin, through: key)
