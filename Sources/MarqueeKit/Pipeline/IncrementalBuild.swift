@@ -116,10 +116,9 @@ struct IncrementalBuild {
     /// removed since. The commit then needs not read the output's folders.
     var outputHoldsPrevious: Bool { check?.foldersUnchanged == true }
 
-    /// Saves the memo and the state of the committed `staged` output; returns how many pages
-    /// and files the output holds.
+    /// Saves the state of the committed `staged` output; returns how many pages and files the
+    /// output holds. (The builder saves the memo beside it.)
     func remember(_ staged: StagedOutput, result: StagedOutput.Result, items: Int) -> (pages: Int, files: Int) {
-        memo.save()
         let recorded = staged.recorded()
         let pages = recorded.count { OutputFile.isPage($0.path) }
         let folders = BuildState.folderStamps(

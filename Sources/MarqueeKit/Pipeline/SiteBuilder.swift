@@ -63,23 +63,29 @@ public struct SiteBuilder: Sendable {
 
         let staged = try incremental.stagedOutput()
         try write(items, into: staged, in: context, timings: &timings)
+
+        // Nothing reads the items or adds to the memo from here on. Saving the memo and freeing
+        // the items (every string and array of every item) are serial work as long as the
+        // commit and the state: a task of their own does them beside those, and is awaited
+        // before the build returns or throws. (The memo holds results under the keys of what
+        // made them: it is right to keep whether or not the commit succeeds.)
+        let itemCount = items.count
+        let memoSaved = Task.detached { [items, memo = context.memo] in
+            memo.save()
+            _ = items.count
+        }
+        items = []
         let committed: StagedOutput.Result
         do throws(BuildError) {
             committed = try staged.commit(outputHoldsPrevious: incremental.outputHoldsPrevious)
         } catch {
             staged.discard()
+            await memoSaved.value
             throw error
         }
         timings.lap("commit")
-
-        // Nothing reads the items from here on. Freeing them (every string and array of every
-        // item) is serial work as long as saving the state and memo, which leave a core idle:
-        // it is done by a task of its own, awaited before the build returns.
-        let itemCount = items.count
-        let itemsReleased = Task.detached { [items] in _ = items.count }
-        items = []
         let recorded = incremental.remember(staged, result: committed, items: itemCount)
-        await itemsReleased.value
+        await memoSaved.value
         timings.lap("save state and memo")
         timings.report(to: progress)
         return BuildReport(
