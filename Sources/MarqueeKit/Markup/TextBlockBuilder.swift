@@ -180,6 +180,7 @@ struct TextBlockBuilder {
             while let last = bytes.last, last == 0x20 || last == 0x0A { bytes.removeLast() }
         }
         var runs: [TextRun] = []
+        runs.reserveCapacity(runStarts.count)
         for (index, start) in runStarts.enumerated() {
             let end = min(index + 1 < runStarts.count ? runStarts[index + 1].offset : bytes.count, bytes.count)
             guard start.offset < end || (keepsEmptyLastRun && index == runStarts.count - 1) else { continue }
