@@ -33,12 +33,13 @@ struct OutputPaths<Value: Equatable & Sendable>: Sendable {
     subscript(path: String) -> Value? {
         get { entries[path] ?? nil }
         set {
-            if let place = place(of: path) {
-                set(newValue, at: place)
-            } else if let newValue {
-                entries[path] = .some(newValue)
-                count += 1
+            guard let newValue else {
+                if let place = place(of: path) { set(nil, at: place) }
+                return
             }
+            // One lookup, whether the path is new or not: reading a state sets every path.
+            if case .some(.some) = entries.updateValue(newValue, forKey: path) { return }
+            count += 1
         }
     }
 
