@@ -40,7 +40,7 @@ struct SiteBuildTests {
         #expect(!reported.isEmpty && reported.count == lines.withLock { $0 }.count, "\(lines.withLock { $0 })")
         let times = reported.map { Double($0.output.2)! }
         #expect(times == times.sorted())
-        let stages = ["prepare", "load", "fingerprint and output check", "lay out", "check output", "commit", "save state and memo"]
+        let stages = ["prepare", "load", "fingerprint", "lay out", "check output", "commit", "save state and memo"]
             + site.plugins.flatMap { ["transform \($0.name)", "write \($0.name)"] }
         #expect(Set(reported.map { String($0.output.1) }).isSubset(of: stages))
 

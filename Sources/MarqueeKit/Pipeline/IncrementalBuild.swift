@@ -5,11 +5,12 @@ import Foundation
 ///
 /// 1. ``unchangedBeforeLoading()``: nothing the items come from changed and the output is
 ///    untouched, so the build stops before loading;
-/// 2. ``unchangedAfterLoading(_:)``: the loaded items and settings are the last build's, so the
-///    build stops before the stages;
+/// 2. ``unchangedAfterLoading(_:)``: the loaded items and settings are the last build's, and
+///    its output is untouched, so the build stops before the stages;
 /// 3. ``stagedOutput()``: where the writers put their files, knowing which of the last build's
 ///    files are still in the output as it left them (pages made from unchanged values are then
-///    kept without being rendered);
+///    kept without being rendered). When the items changed, the output is compared with the
+///    last build's state beside the stages, and this waits for it;
 /// 4. ``remember(_:result:items:)``: what this build made, for the next one.
 ///
 /// Everything it reads and writes is in ``BuildState`` (the output's files as the last build
@@ -30,8 +31,10 @@ struct IncrementalBuild {
     private let inputs: String?
     /// The last build's state, once read.
     private var previous: BuildState?
-    /// The memo, the last build's state and the output compared with it, read beside loading.
-    private var reading: Task<Previous, Never>?
+    /// The memo and the last build's state, read beside loading.
+    private var reading: Task<BuildState?, Never>?
+    /// The output compared with the last build's state, after reading it.
+    private var checking: Task<Checked, Never>?
     /// A hash of the loaded items and the settings, for the state.
     private var fingerprint = ""
     /// The output compared with the last build's state.
@@ -62,9 +65,8 @@ struct IncrementalBuild {
         return state
     }
 
-    /// What ``startReadingPrevious()`` reads.
-    private struct Previous: Sendable {
-        var state: BuildState?
+    /// What ``startReadingPrevious()`` works out after reading the state.
+    private struct Checked: Sendable {
         var check: BuildState.OutputCheck?
         var madeFrom: [UInt64?]
     }
@@ -76,24 +78,39 @@ struct IncrementalBuild {
     /// state does not list, however late the check; a later build that finds a folder's time
     /// differing from the state's reads the output.)
     ///
-    /// One task, not one each: two would take both threads of a two-core machine, and loading
-    /// would start only when one ended.
+    /// One step after another, not side by side: two tasks at work would take both threads of a
+    /// two-core machine, and loading would start only when one ended. The check is a task of its
+    /// own, which waits for the state, so that a build whose items changed need not wait for it
+    /// before its stages.
     mutating func startReadingPrevious() {
         let known = previous, memo = memo, site = site, makers = makers
-        reading = Task {
+        let reading = Task {
             memo.prepare()
-            let state = known ?? BuildState.load(for: site)
-            return Previous(state: state, check: state?.check(site.output), madeFrom: makers.digests(of: state?.files ?? [:]))
+            return known ?? BuildState.load(for: site)
         }
+        self.reading = reading
+        checking = Task {
+            let state = await reading.value
+            return Checked(check: state?.check(site.output), madeFrom: makers.digests(of: state?.files ?? [:]))
+        }
+    }
+
+    /// Waits for the output check started by ``startReadingPrevious()``, once.
+    private mutating func finishChecking() async {
+        guard let checking else { return }
+        let checked = await checking.value
+        (check, madeFrom) = (checked.check, checked.madeFrom)
+        self.checking = nil
     }
 
     /// The last build's state, when `items` and the settings are the same as its and its output
     /// is untouched. Each item's body digest is kept on it for the stages.
     mutating func unchangedAfterLoading(_ items: inout [Item]) async -> BuildState? {
         fingerprint = BuildState.fingerprint(items: &items, contentStamps: contentStamps.besideItemFiles, environment: environment)
-        let read = await reading?.value
-        (previous, check, madeFrom) = (read?.state, read?.check, read?.madeFrom)
-        guard var state = previous, state.fingerprint == fingerprint, check?.isUntouched == true else { return nil }
+        previous = await reading?.value
+        guard var state = previous, state.fingerprint == fingerprint else { return nil }
+        await finishChecking()
+        guard check?.isUntouched == true else { return nil }
         // The same items from inputs stamped differently (a file saved unchanged): the new
         // stamps are recorded, so that the next build can stop before loading.
         if let inputs, state.inputs != inputs {
@@ -106,8 +123,9 @@ struct IncrementalBuild {
 
     /// The staging area for this build's files, which keeps a file of the last build's when
     /// its maker's digest is the same and the output still holds it as that build left it.
-    func stagedOutput() throws(BuildError) -> StagedOutput {
-        try StagedOutput(
+    mutating func stagedOutput() async throws(BuildError) -> StagedOutput {
+        await finishChecking()
+        return try StagedOutput(
             output: site.output, previous: previous?.files ?? [:], untouchedFiles: check?.untouchedFiles,
             madeFrom: madeFrom, makers: makers)
     }

@@ -55,13 +55,14 @@ public struct SiteBuilder: Sendable {
             timings.lap("check output")
             return unchanged(state, output: site.output, started: started, timings: timings, context: context)
         }
-        timings.lap("fingerprint and output check")
+        timings.lap("fingerprint")
 
         try await transform(&items, in: context, timings: &timings)
         try layOut(&items, in: context)
         timings.lap("lay out")
 
-        let staged = try incremental.stagedOutput()
+        let staged = try await incremental.stagedOutput()
+        timings.lap("check output")
         try write(items, into: staged, in: context, timings: &timings)
 
         // Nothing reads the items or adds to the memo from here on. Saving the memo and freeing
