@@ -33,7 +33,7 @@ struct IncrementalBuild {
     private var previous: BuildState?
     /// The memo and the last build's state, read beside loading.
     private var reading: Task<BuildState?, Never>?
-    /// The output compared with the last build's state, after reading it.
+    /// Works out ``check`` and ``madeFrom`` once the state is read, beside loading and the stages.
     private var checking: Task<Checked, Never>?
     /// A hash of the loaded items and the settings, for the state.
     private var fingerprint = ""
