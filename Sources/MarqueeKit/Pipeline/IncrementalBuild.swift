@@ -33,14 +33,12 @@ struct IncrementalBuild {
     private var previous: BuildState?
     /// The memo and the last build's state, read beside loading.
     private var reading: Task<BuildState?, Never>?
-    /// Works out ``check`` and ``madeFrom`` once the state is read, beside loading and the stages.
+    /// Works out ``checked`` once the state is read, beside loading and the stages.
     private var checking: Task<Checked, Never>?
+    /// What ``checking`` worked out, once awaited.
+    private var checked: Checked?
     /// A hash of the loaded items and the settings, for the state.
     private var fingerprint = ""
-    /// The output compared with the last build's state.
-    private var check: BuildState.OutputCheck?
-    /// The digests of the values that made the last build's files.
-    private var madeFrom: [UInt64?]?
     /// Which values made each file of the output, as this build and the last remember them.
     private let makers: FileMakers
 
@@ -67,7 +65,9 @@ struct IncrementalBuild {
 
     /// What ``startReadingPrevious()`` works out after reading the state.
     private struct Checked: Sendable {
+        /// The output compared with the last build's state.
         var check: BuildState.OutputCheck?
+        /// The digests of the values that made the last build's files.
         var madeFrom: [UInt64?]
     }
 
@@ -95,12 +95,9 @@ struct IncrementalBuild {
         }
     }
 
-    /// Waits for the output check started by ``startReadingPrevious()``, once.
+    /// Waits for the output check started by ``startReadingPrevious()``.
     private mutating func finishChecking() async {
-        guard let checking else { return }
-        let checked = await checking.value
-        (check, madeFrom) = (checked.check, checked.madeFrom)
-        self.checking = nil
+        if checked == nil { checked = await checking?.value }
     }
 
     /// The last build's state, when `items` and the settings are the same as its and its output
@@ -110,7 +107,7 @@ struct IncrementalBuild {
         previous = await reading?.value
         guard var state = previous, state.fingerprint == fingerprint else { return nil }
         await finishChecking()
-        guard check?.isUntouched == true else { return nil }
+        guard checked?.check?.isUntouched == true else { return nil }
         // The same items from inputs stamped differently (a file saved unchanged): the new
         // stamps are recorded, so that the next build can stop before loading.
         if let inputs, state.inputs != inputs {
@@ -126,13 +123,13 @@ struct IncrementalBuild {
     mutating func stagedOutput() async throws(BuildError) -> StagedOutput {
         await finishChecking()
         return try StagedOutput(
-            output: site.output, previous: previous?.files ?? [:], untouchedFiles: check?.untouchedFiles,
-            madeFrom: madeFrom, makers: makers)
+            output: site.output, previous: previous?.files ?? [:], untouchedFiles: checked?.check?.untouchedFiles,
+            madeFrom: checked?.madeFrom, makers: makers)
     }
 
     /// Whether the output holds exactly the last build's files: no folder had an entry added or
     /// removed since. The commit then needs not read the output's folders.
-    var outputHoldsPrevious: Bool { check?.foldersUnchanged == true }
+    var outputHoldsPrevious: Bool { checked?.check?.foldersUnchanged == true }
 
     /// Saves the state of the committed `staged` output; returns how many pages and files the
     /// output holds. (The builder saves the memo beside it.)
