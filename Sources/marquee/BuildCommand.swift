@@ -45,7 +45,6 @@ struct Build: AsyncParsableCommand {
     var quiet = false
 
     func run() async throws {
-        tuneAllocator()
         let rootURL = URL(fileURLWithPath: root).standardizedFileURL
         let outputURL = output.map { URL(fileURLWithPath: $0).standardizedFileURL }
         do {

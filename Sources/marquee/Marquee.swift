@@ -19,8 +19,10 @@ struct Marquee: AsyncParsableCommand {
 
     static func main() async {
         // Reading the arguments keeps one core busy; for the commands that build,
-        // the default theme is made ready on the other meanwhile.
+        // the default theme is made ready on the other meanwhile. The allocator is tuned
+        // first, before any thread starts (see `tuneAllocator()`).
         if let command = CommandLine.arguments.dropFirst().first, command == "build" || command == "serve" {
+            tuneAllocator()
             Theme.prepareDefault()
         }
         await main(nil)
@@ -33,6 +35,11 @@ struct Marquee: AsyncParsableCommand {
 /// fresh `mmap`s whose every page faults in. Setting any of these turns off glibc's own threshold
 /// adjustment, so all three are set; between builds, `marquee serve` keeps up to 64 MB free per
 /// heap for the next one.
+///
+/// Call it before any thread starts: a thread's heap gets the top pad only when glibc creates
+/// it, and one created earlier grows a page at a time, each page an `mprotect` call (thousands
+/// in a 10,000-item build, each holding the process's memory map against the other core's page
+/// faults).
 func tuneAllocator() {
     #if os(Linux)
     _ = mallopt(M_TOP_PAD, 32 << 20)

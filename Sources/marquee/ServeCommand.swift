@@ -25,7 +25,6 @@ struct Serve: AsyncParsableCommand {
     var port: Int = 8000
 
     func run() async throws {
-        tuneAllocator()
         let rootURL = URL(fileURLWithPath: root).standardizedFileURL
         let server = PreviewServer(root: rootURL, host: host, port: port, log: { printError($0) })
         let host = self.host
