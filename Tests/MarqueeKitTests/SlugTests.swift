@@ -113,6 +113,22 @@ struct SlugTests {
         }
     }
 
+    /// Of items sharing an id, only the first gets a slug and a page; ids are compared through
+    /// their hashes, so the answer must not depend on how those fall (here: every id one hash).
+    @Test func repeatedIdsKeepTheirFirstItem() throws {
+        let items = ["a", "b", "a", "c", "b", "d"].enumerated().map { Item(id: $1, source: "s", title: "T\($0)", body: .text("x")) }
+        let expected = [true, true, false, true, false, true]
+        #expect(NormalizePlugin.firstOfTheirId(items, idHashes: items.map(\.id.hashValue)) == expected)
+        #expect(NormalizePlugin.firstOfTheirId(items, idHashes: Array(repeating: 7, count: items.count)) == expected)
+
+        let folder = try TestSupport.temporaryFolder()
+        let context = BuildContext(root: folder, config: SiteConfig(title: "T"), theme: try Theme.load(siteRoot: folder), memo: BuildMemo())
+        var normalized = items
+        try NormalizePlugin().transformItems(&normalized, in: context)
+        #expect(normalized.map(\.title) == ["T0", "T1", "T3", "T5"])
+        #expect(Set(normalized.map(\.slug)).count == 4)
+    }
+
     @Test func outputPathsMustStayInside() {
         #expect(!OutputSet.isSafe("../x"))
         #expect(!OutputSet.isSafe("/etc/x"))

@@ -32,12 +32,15 @@ package struct ImagePlugin: Plugin {
         // Downloads read every description's HTML for its images, here and as the pages' files
         // are written: made once, not on each read.
         if downloads != nil { items.concurrentUpdate { $0.keepBodyHTML() } }
+        let localFiles = context.localAssets.sources
+        // No local image, and remote ones are linked where they are: nothing to process.
+        if localFiles.isEmpty && downloads == nil { return }
         // The images to process, each once however many items show it, with the first item
         // that shows it (for warnings).
         var origins: [String: (origin: Origin, title: String)] = [:]
         for item in items {
             for image in item.images where image.processed == nil && origins[image.url] == nil {
-                if let file = context.localAssets.source(of: image.url) { origins[image.url] = (.file(file), item.title) }
+                if let file = localFiles[image.url] { origins[image.url] = (.file(file), item.title) }
             }
             if let downloads {
                 for url in downloads.wanted(by: item) where origins[url.absoluteString] == nil {

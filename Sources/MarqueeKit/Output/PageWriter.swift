@@ -193,8 +193,10 @@ package struct PageWriter: Plugin {
     }
 
     /// The positions of the items grouped by a key, groups in order of first appearance; items
-    /// without a key are left out.
-    static func group(_ items: [Item], by key: (Item) -> String?) -> [(key: String, positions: [Int])] {
+    /// without a key are left out. (The keys are read on every core: reading an item's fields is
+    /// most of the work.)
+    static func group(_ items: [Item], by key: @Sendable (Item) -> String?) -> [(key: String, positions: [Int])] {
+        let keys = items.concurrentMap(key)
         var groups: [(key: String, positions: [Int])] = []
         var numbers: [String: Int] = [:]
         // The key as the last item with one gave it, and its group: items of one source come one
@@ -202,7 +204,7 @@ package struct PageWriter: Plugin {
         // (a one-source gallery of 10,000 items is spared that many trims and dictionary lookups).
         var previous: (given: String, group: Int)?
         for position in items.indices {
-            guard let given = key(items[position]) else { continue }
+            guard let given = keys[position] else { continue }
             if let previous, previous.given == given {
                 groups[previous.group].positions.append(position)
                 continue

@@ -68,11 +68,9 @@ public final class LocalAssets: Sendable {
         }
     }
 
-    /// The file registered as `sitePath`, if any.
-    package func source(of sitePath: String) -> URL? {
-        state.withLock { state in
-            state.bySitePath[sitePath].map { URL(fileURLWithPath: $0) }
-        }
+    /// Every file registered, by its path inside the site.
+    package var sources: [String: URL] {
+        state.withLock { state in state.bySitePath.mapValues { URL(fileURLWithPath: $0) } }
     }
 }
 

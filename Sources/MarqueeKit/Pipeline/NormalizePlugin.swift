@@ -19,8 +19,8 @@ public struct NormalizePlugin: Plugin {
         let config = context.config, memo = context.memo
         let introKeys = items.concurrentMap { Self.introKey(of: $0, length: config.introLength) }
         let rememberedIntros = memo.values(String.self, for: introKeys)
-        // One pass on every core: each item made consistent, and its slug's base made.
-        var bases = items.concurrentUpdate { index, item -> Slug.Base in
+        // One pass on every core: each item made consistent, its slug's base made and its id hashed.
+        let made = items.concurrentUpdate { index, item -> (base: Slug.Base, idHash: Int) in
             // What changes is made from the item and the settings alone.
             let origin = item.originDigest
             defer { item.carryOrigin(origin, through: Self.step) }
@@ -44,15 +44,32 @@ public struct NormalizePlugin: Plugin {
             let source = label(item.source)
             if source != item.source { item.source = source }
             if item.images.count > Self.maximumImages { item.images.removeLast(item.images.count - Self.maximumImages) }
-            return Slug.base(for: item)
+            return (Slug.base(for: item), item.id.hashValue)
         }
-        var seen = Set<String>(minimumCapacity: items.count)
-        let firstOfTheirId = items.map { seen.insert($0.id).inserted }
+        var bases = made.map(\.base)
+        let firstOfTheirId = Self.firstOfTheirId(items, idHashes: made.map(\.idHash))
         if firstOfTheirId.contains(false) {
             items = zip(items, firstOfTheirId).filter(\.1).map(\.0)
             bases = zip(bases, firstOfTheirId).filter(\.1).map(\.0)
         }
         Slug.assign(to: &items, bases: bases, memo: memo)
+    }
+
+    /// Whether each item is the first with its id. The ids are compared by their hashes, made in
+    /// the pass on every core, and read only when two hashes are equal: this part runs on one
+    /// core, where reading every item's id again was a large share of the stage.
+    static func firstOfTheirId(_ items: [Item], idHashes: [Int]) -> [Bool] {
+        var firstWithHash = [Int: Int](minimumCapacity: items.count)
+        // Ids whose hash an item with another id had first: the set settles them.
+        var sharingAHash: Set<String> = []
+        return items.indices.map { index in
+            guard let first = firstWithHash[idHashes[index]] else {
+                firstWithHash[idHashes[index]] = index
+                return true
+            }
+            let id = items[index].id
+            return id != items[first].id && sharingAHash.insert(id).inserted
+        }
     }
 
     /// The ``Item/carryOrigin(_:through:)`` step of the pass that makes an item consistent.
