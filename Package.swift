@@ -24,18 +24,15 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
-        // C libraries from Debian: libcmark-dev (Markdown), libgumbo-dev (HTML5 parsing), libvips42
-        // and libssl-dev.
+        // C libraries from Debian: libcmark-dev (Markdown), libgumbo-dev (HTML5 parsing) and libvips42.
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
         .systemLibrary(name: "CGumbo", pkgConfig: "gumbo", providers: [.apt(["libgumbo-dev"])]),
         // libvips (libvips42): decoding, resizing and encoding images (AVIF through libheif, SVG
         // through librsvg). Opened when the first image is processed, not linked (see CVips.h).
         .target(name: "CVips"),
-        // OpenSSL's libcrypto (libssl-dev), for the SHA-256 hashes of the layout's inline scripts in
-        // the pages' security policy.
-        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // glibc's <malloc.h>, for tuning the allocator in the command-line tool.
         .systemLibrary(name: "CMalloc"),
 
@@ -49,7 +46,8 @@ let package = Package(
         .target(
             name: "MarqueeKit",
             dependencies: [
-                "CCmark", "CGumbo", "CVips", "COpenSSL",
+                "CCmark", "CGumbo", "CVips",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OrderedCollections", package: "swift-collections"),

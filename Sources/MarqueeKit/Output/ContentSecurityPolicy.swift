@@ -1,4 +1,4 @@
-import COpenSSL
+import Crypto
 import Foundation
 
 /// The Content Security Policy of every page: given in each page's `<meta http-equiv>` and in
@@ -31,11 +31,7 @@ struct ContentSecurityPolicy: Sendable {
 
     /// The SHA-256 digest of `text`'s UTF-8 bytes.
     static func sha256(of text: String) -> Data {
-        let bytes = Array(text.utf8)
-        var digest = [UInt8](repeating: 0, count: 32)
-        // Only fails when OpenSSL cannot allocate its context, as any allocation may.
-        precondition(marquee_sha256(bytes, bytes.count, &digest) == 1, "OpenSSL could not compute a SHA-256 digest")
-        return Data(digest)
+        Data(SHA256.hash(data: Data(text.utf8)))
     }
 
     /// The texts of the `<script>` elements of `html` that have no `src`.
