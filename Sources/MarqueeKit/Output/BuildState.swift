@@ -339,9 +339,10 @@ struct BuildState: Equatable {
     }
 
     /// The modification times (ns) of `folders` under `output`; a missing folder is left out.
+    /// Read on every core: after a full build, one `stat` per item's folder.
     static func folderStamps(_ folders: [String], in output: URL) -> OutputPaths<Int64> {
         guard let outputFolder = OpenFolder(output.path) else { return [:] }
-        let times = folders.map { folder -> Int64? in outputFolder.status(of: folder)?.modifiedNanoseconds }
+        let times = folders.concurrentMap { folder -> Int64? in outputFolder.status(of: folder)?.modifiedNanoseconds }
         var stamps = OutputPaths<Int64>(minimumCapacity: folders.count)
         for (folder, time) in zip(folders, times) { stamps[folder] = time }
         return stamps
