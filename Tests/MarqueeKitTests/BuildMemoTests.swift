@@ -198,6 +198,31 @@ struct BuildMemoTests {
         #expect(fifth.value(String.self, for: 9) == String(repeating: "v9", count: 20) && fifth.value(String.self, for: 10) == nil && fifth.value(String.self, for: 100) == nil)
     }
 
+    /// A key stored twice by one build has its later value in the next, whether the file is
+    /// written anew or appended to.
+    @Test func aKeyStoredTwiceKeepsItsLaterValue() throws {
+        let file = try TestSupport.temporaryFolder().appending(path: "site.memo")
+        let first = BuildMemo(file: file)
+        for key in 0..<10 as Range<UInt64> { first.store("first \(key)", for: key) }
+        first.store("earlier", for: 3)
+        first.store("later", for: 3)
+        first.save()
+
+        let second = BuildMemo(file: file)
+        #expect(second.value(String.self, for: 3) == "later")
+        for key in 0..<10 as Range<UInt64> { _ = second.value(String.self, for: key) }
+        let size = try Data(contentsOf: file).count
+        second.store("earlier again", for: 4)
+        second.store("later again", for: 4)
+        second.save()
+        // Appended: the second build reused more entries than it stored.
+        #expect(try Data(contentsOf: file).count > size)
+
+        let third = BuildMemo(file: file)
+        #expect(third.value(String.self, for: 3) == "later" && third.value(String.self, for: 4) == "later again")
+        #expect(third.value(String.self, for: 9) == "first 9")
+    }
+
     /// A memo written by another program (another build of Marquee) is not read, and the next
     /// save replaces it.
     @Test func aMemoOfAnotherProgramIsNotRead() throws {

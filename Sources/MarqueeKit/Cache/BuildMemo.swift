@@ -32,8 +32,12 @@ public final class BuildMemo: Sendable {
         var isRead = false
         /// Per entry of ``previous``: looked up by this build (the next file keeps it).
         var found: [Bool] = []
-        /// The values this build stored, encoded.
-        var stored: [UInt64: [UInt8]] = [:]
+        /// The entries this build stored, as the file holds them (a key stored twice has its
+        /// later value there too): one buffer rather than one per value, which a large site
+        /// would allocate and free by the ten thousand.
+        var stored: [UInt8] = []
+        /// The keys of ``stored``.
+        var storedKeys: Set<UInt64> = []
     }
 
     /// A memo that starts empty and is never saved.
@@ -104,7 +108,10 @@ public final class BuildMemo: Sendable {
     /// Stores `value` under `key` for the next build.
     public func store(_ value: some Encodable, for key: UInt64) {
         guard let bytes = try? MemoEncoder.encode(value) else { return }
-        state.withLock { $0.stored[key] = bytes }
+        state.withLock { state in
+            MemoFile.append(key, bytes[...], to: &state.stored)
+            state.storedKeys.insert(key)
+        }
     }
 
     /// The value stored under `key` by the previous build, or `compute()`'s result, stored for the
@@ -139,17 +146,16 @@ public final class BuildMemo: Sendable {
     /// is never held twice in memory.
     func save() {
         guard let file else { return }
-        let (previous, found, stored) = state.withLock { ($0.previous, $0.found, $0.stored) }
+        let (previous, found, stored, storedKeys) = state.withLock { ($0.previous, $0.found, $0.stored, $0.storedKeys) }
         guard !stored.isEmpty || found.contains(true) else { return }
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         // Entries found and not stored again, which the next file keeps as they are.
-        let kept = found.indices.filter { found[$0] && stored[previous.keys[$0]] == nil }
+        let kept = found.indices.filter { found[$0] && !storedKeys.contains(previous.keys[$0]) }
         let keptBytes = kept.reduce(0) { $0 + MemoFile.headerSize + previous.ranges[$1].count }
         // Appending is worth trying when the build kept more entries than it stored (a rebuild).
-        if previous.size > 0, stored.count < kept.count {
-            var added: [UInt8] = []
-            for (key, value) in stored { MemoFile.append(key, value[...], to: &added) }
-            if previous.size + added.count <= 2 * (keptBytes + added.count), previous.append(added, to: file) { return }
+        if previous.size > 0, storedKeys.count < kept.count,
+           previous.size + stored.count <= 2 * (keptBytes + stored.count), previous.append(stored, to: file) {
+            return
         }
         FileIO.replace(file.path) { descriptor in
             var buffer = Array(firstLine.utf8), written = true
@@ -160,8 +166,7 @@ public final class BuildMemo: Sendable {
                 buffer.removeAll(keepingCapacity: true)
             }
             for entry in kept { add(previous.keys[entry], previous.bytes[previous.ranges[entry]]) }
-            for (key, value) in stored { add(key, value[...]) }
-            return written && FileIO.writeAll(buffer, to: descriptor)
+            return written && FileIO.writeAll(buffer, to: descriptor) && FileIO.writeAll(stored, to: descriptor)
         }
     }
 }
